@@ -1,0 +1,165 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turns the JSON of one bcsvr message into a `BCResponse`, or into a `BCDecodingError` that says precisely
+/// what was wrong.
+///
+/// - Lenient mode (the default, for production): keys the model does not know are ignored and unknown kinds
+///   are kept as `.unknown`.
+/// - Strict mode (for tests and audits): an unknown kind, or any key the model does not know, is an error.
+public struct BCMessageDecoder: Sendable {
+    public enum Mode: String, Hashable, Sendable, CaseIterable {
+        case lenient
+        case strict
+    }
+
+    public var mode: Mode
+
+    public init(mode: Mode = .lenient) {
+        self.mode = mode
+    }
+
+    /// Decodes one message from its JSON text.
+    public func decode(_ text: String) throws(BCDecodingError) -> BCResponse {
+        try decode(Data(text.utf8))
+    }
+
+    /// Decodes one message from its JSON bytes.
+    public func decode(_ json: Data) throws(BCDecodingError) -> BCResponse {
+        let response: BCResponse
+        do {
+            response = try JSONDecoder().decode(BCResponse.self, from: json)
+        } catch let error as DecodingError {
+            throw Self.describe(error, in: json)
+        } catch {
+            throw Self.failure(.malformedJSON, in: json, expected: "a JSON object", found: "\(error)")
+        }
+        if mode == .strict { try Self.checkStrictly(response, json: json) }
+        return response
+    }
+
+    // MARK: - Strict mode
+
+    private static func checkStrictly(_ response: BCResponse, json: Data) throws(BCDecodingError) {
+        if case .unknown(let unknown) = response {
+            throw failure(.unknownKind, in: json, t: unknown.t, expected: "a kind of the catalogue",
+                          found: "t=\(unknown.t)")
+        }
+        guard let raw = try? JSONDecoder().decode(JSONValue.self, from: json),
+              let encoded = try? JSONEncoder().encode(response),
+              let canonical = try? JSONDecoder().decode(JSONValue.self, from: encoded)
+        else { return }
+        var unmodelled: [String] = []
+        collectUnmodelledKeys(raw: raw, canonical: canonical, path: "", into: &unmodelled)
+        guard !unmodelled.isEmpty else { return }
+        var error = failure(.unmodelledKeys, in: json, t: response.t,
+                            expected: "only keys the model knows",
+                            found: unmodelled.map { "\"\($0)\"" }.joined(separator: ", "))
+        error.unmodelledKeys = unmodelled
+        throw error
+    }
+
+    /// Key paths present (and not null) in the raw message but absent from what the decoded value encodes to.
+    private static func collectUnmodelledKeys(raw: JSONValue, canonical: JSONValue, path: String,
+                                              into paths: inout [String]) {
+        switch (raw, canonical) {
+        case (.object(let rawMembers), .object(let members)):
+            for key in rawMembers.keys.sorted() {
+                guard let value = rawMembers[key], value != .null else { continue }
+                let keyPath = path.isEmpty ? key : "\(path).\(key)"
+                if let modelled = members[key] {
+                    collectUnmodelledKeys(raw: value, canonical: modelled, path: keyPath, into: &paths)
+                } else {
+                    paths.append(keyPath)
+                }
+            }
+        case (.array(let rawElements), .array(let elements)):
+            for (index, (value, modelled)) in zip(rawElements, elements).enumerated() {
+                collectUnmodelledKeys(raw: value, canonical: modelled, path: "\(path)[\(index)]", into: &paths)
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Errors
+
+    private struct TypeProbe: Decodable {
+        @OptionalForcibleInt var t: Int?
+    }
+
+    static func failure(_ reason: BCDecodingError.Reason, in json: Data, t: Int? = nil, keyPath: String = "",
+                        expected: String, found: String) -> BCDecodingError {
+        let t = t ?? (try? JSONDecoder().decode(TypeProbe.self, from: json))?.t
+        let kind = t.map { BCType(rawValue: $0)?.name ?? "unknown" }
+        return BCDecodingError(reason: reason, t: t, kind: kind, keyPath: keyPath, expected: expected,
+                               found: found, excerpt: BCDecodingError.excerpt(of: String(decoding: json, as: UTF8.self)))
+    }
+
+    static func describe(_ error: DecodingError, in json: Data) -> BCDecodingError {
+        let raw = try? JSONDecoder().decode(JSONValue.self, from: json)
+        func value(at path: [any CodingKey]) -> JSONValue? {
+            path.reduce(raw) { value, key in
+                switch value {
+                case .object(let members): members[key.stringValue]
+                case .array(let elements): key.intValue.flatMap { elements.indices.contains($0) ? elements[$0] : nil }
+                default: nil
+                }
+            }
+        }
+        guard case .object = raw else {
+            let found = raw.map(describeValue) ?? "text that is not JSON"
+            return failure(.malformedJSON, in: json, expected: "a JSON object", found: found)
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            let expected = (type as? any ForcibleValue.Type)?.expectation ?? "a value of type \(type)"
+            let found = value(at: context.codingPath).map(describeValue) ?? "nothing"
+            return failure(.typeMismatch, in: json, keyPath: keyPath(context.codingPath),
+                           expected: expected, found: found)
+        case .valueNotFound(let type, let context):
+            let expected = (type as? any ForcibleValue.Type)?.expectation ?? "a value of type \(type)"
+            return failure(.nullValue, in: json, keyPath: keyPath(context.codingPath),
+                           expected: expected, found: "null")
+        case .keyNotFound(let key, let context):
+            let path = context.codingPath + [key]
+            if context.codingPath.isEmpty && key.stringValue == "t" {
+                return failure(.missingType, in: json, keyPath: "t", expected: "an integer \"t\" naming the kind",
+                               found: "no \"t\" key")
+            }
+            return failure(.missingKey, in: json, keyPath: keyPath(path),
+                           expected: "the key \"\(key.stringValue)\"", found: "no such key")
+        case .dataCorrupted(let context):
+            let found = value(at: context.codingPath).map(describeValue) ?? context.debugDescription
+            return failure(.typeMismatch, in: json, keyPath: keyPath(context.codingPath),
+                           expected: context.debugDescription, found: found)
+        @unknown default:
+            return failure(.typeMismatch, in: json, expected: "a decodable message", found: "\(error)")
+        }
+    }
+
+    /// `rankings[0].r` for the coding path rankings → 0 → r.
+    static func keyPath(_ path: [any CodingKey]) -> String {
+        path.reduce(into: "") { text, key in
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+    }
+
+    static func describeValue(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool(let bool): String(bool)
+        case .number(let digits): digits
+        case .string(let string): string.count > 40 ? "\"\(string.prefix(40))…\"" : "\"\(string)\""
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct BCStreamCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bcstream",
+        abstract: "Turn a live stream's bcsvr pub/sub messages into typed values.",
+        subcommands: [TypesCommand.self]
+    )
+}
