@@ -51,3 +51,7 @@ extension KeyedEncodingContainer {
         try encode(Forcible<Wrapped>(wrappedValue: wrapped), forKey: key)
     }
 }
+
+/// An array of forcible elements: `@ForcibleArray var userIDs: [String]` reads `["1", 2]` as `["1", "2"]`.
+public typealias ForcibleArray<Element: ForcibleValue> = Forcible<[Element]>
+public typealias OptionalForcibleArray<Element: ForcibleValue> = Forcible<[Element]?>

@@ -163,3 +163,16 @@ public protocol JSONNumberTextDecoding {
     /// The literal text of the number at this position, or nil when it is not a number.
     func decodeNumberText() -> String?
 }
+
+/// An array whose elements are each forcible: `["14521944", 14796465]` decodes as `[String]` or `[Int]`.
+extension Array: ForcibleValue where Element: ForcibleValue {
+    public static var expectation: String { "an array of \(Element.expectation)" }
+
+    public init(forcing container: any SingleValueDecodingContainer) throws {
+        self = try container.decode([Forcible<Element>].self).map(\.wrappedValue)
+    }
+
+    public func encodeCanonical(to container: inout any SingleValueEncodingContainer) throws {
+        try container.encode(map(Forcible.init(wrappedValue:)))
+    }
+}
