@@ -64,6 +64,7 @@ public struct BCDecodingError: Error, Hashable, Sendable, CustomStringConvertibl
 
     static func excerpt(of text: String) -> String {
         let flat = text.trimmingWhitespace()
+        if flat.isEmpty { return "(nothing)" }
         return flat.count <= excerptLength ? flat : String(flat.prefix(excerptLength)) + "…"
     }
 }

@@ -111,7 +111,7 @@ public struct BCMessageDecoder: Sendable {
             }
         }
         guard case .object = raw else {
-            let found = raw.map(describeValue) ?? "text that is not JSON"
+            let found = raw.map(describeValue) ?? describeMalformed(json)
             return failure(.malformedJSON, in: json, expected: "a JSON object", found: found)
         }
         switch error {
@@ -139,6 +139,33 @@ public struct BCMessageDecoder: Sendable {
         @unknown default:
             return failure(.typeMismatch, in: json, expected: "a decodable message", found: "\(error)")
         }
+    }
+
+    /// Says how text that does not parse is broken: empty, cut off (the common case on a bad network), or
+    /// otherwise invalid.
+    static func describeMalformed(_ json: Data) -> String {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var sawContent = false
+        for byte in json {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
+                else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+            default: break
+            }
+            sawContent = true
+        }
+        if !sawContent { return "an empty message" }
+        if inString || depth > 0 { return "JSON cut off after \(json.count) bytes (truncated?)" }
+        return "text that is not valid JSON"
     }
 
     /// `rankings[0].r` for the coding path rankings → 0 → r.

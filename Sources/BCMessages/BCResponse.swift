@@ -15,135 +15,135 @@ public enum BCResponse: Hashable, Sendable {
     /// t=1: viewer comment.
     case comment(Comment)
     /// t=3: viewer entered the live.
-    case join
+    case join(Join)
     /// t=4: a viewer followed the streamer.
-    case follow
+    case follow(Follow)
     /// t=7: live settings changed.
-    case liveChanged
+    case liveChanged(LiveChanged)
     /// t=8: stream ended.
     case liveEnded(LiveEnded)
     /// t=9: viewer went to another live.
-    case liveSelected
+    case liveSelected(LiveSelected)
     /// t=10: collab (co-stream) request.
-    case collabRequested
+    case collabRequested(CollabRequested)
     /// t=11: collab accepted.
-    case collabAccepted
+    case collabAccepted(CollabAccepted)
     /// t=12: collab request canceled.
-    case collabCanceled
+    case collabCanceled(CollabCanceled)
     /// t=13: collab peer signalling relay.
-    case collabPeerSignal
+    case collabPeerSignal(CollabPeerSignal)
     /// t=14: collab ended.
-    case collabClosed
+    case collabClosed(CollabClosed)
     /// t=16: viewer shared the live URL.
-    case liveURLShared
+    case liveURLShared(LiveURLShared)
     /// t=19: memo or notice shown as a comment.
-    case memo
+    case memo(Memo)
     /// t=23: viewer counters.
     case viewerCountChanged(ViewerCountChanged)
     /// t=26: this live linked to another live.
-    case liveLinked
+    case liveLinked(LiveLinked)
     /// t=27: link removed.
     case liveUnlinked
     /// t=28: linked live ended.
-    case linkedLiveEnded
+    case linkedLiveEnded(LinkedLiveEnded)
     /// t=29: quiz question shown.
-    case quizQuestion
+    case quizQuestion(Quiz)
     /// t=30: quiz answer shown.
-    case quizAnswer
+    case quizAnswer(Quiz)
     /// t=31: close the quiz popup.
     case quizPopupDismissed
     /// t=34: streamer avatar (emomo) state.
-    case avatar
+    case avatar(Avatar)
     /// t=35: gift sent.
-    case gift
+    case gift(Gift)
     /// t=37: top gifter changed.
-    case topGifterChanged
+    case topGifterChanged(TopGifterChanged)
     /// t=38: top-3 gifters.
-    case topGifters
+    case topGifters(TopGifters)
     /// t=39: announcement popup.
-    case announcementPopup
+    case announcementPopup(AnnouncementPopup)
     /// t=49: viewer posted their in-game user id.
-    case appUserIDPosted
+    case appUserIDPosted(AppUserIDPosted)
     /// t=51: moderator appointed or removed.
-    case moderatorChanged
+    case moderatorChanged(ModeratorChanged)
     /// t=56: fever meter.
-    case feverChanged
+    case feverChanged(FeverChanged)
     /// t=60: stop-broadcast order with a message.
-    case stopBroadcasting
+    case stopBroadcasting(StopBroadcasting)
     /// t=61: client should reload the gift panel.
     case giftPanelReload
     /// t=62: gift-gacha stock.
-    case giftGacha
+    case giftGacha(GiftGacha)
     /// t=65: emomo-run mini-game on or off.
-    case emomoRunStateChanged
+    case emomoRunStateChanged(EmomoRunStateChanged)
     /// t=66: emomo-run game gift.
-    case emomoRunGift
+    case emomoRunGift(EmomoRunGift)
     /// t=69: reload avatar.
     case emomoReload
     /// t=70: collab state.
-    case collabChanged
+    case collabChanged(CollabChanged)
     /// t=71: user level up.
-    case userLevelUp
+    case userLevelUp(UserLevelUp)
     /// t=72: reload level gift.
-    case userLevelGiftReload
+    case userLevelGiftReload(UserLevelGiftReload)
     /// t=73: streamer invited a viewer to collab.
-    case collabInvited
+    case collabInvited(CollabInvited)
     /// t=74: collab invite canceled by the streamer.
-    case collabInviteCanceledByStreamer
+    case collabInviteCanceledByStreamer(CollabInviteCanceledByStreamer)
     /// t=75: collab invite canceled by the viewer.
-    case collabInviteCanceledByViewer
+    case collabInviteCanceledByViewer(CollabInviteCanceledByViewer)
     /// t=76: collab leader stopped streaming.
     case collabLeaderStreamingEnded
     /// t=77: recommend a collab live.
-    case collabRecommendLive
+    case collabRecommendLive(CollabRecommendLive)
     /// t=81: shooter mini-game member state.
-    case shooterMemberStateChanged
+    case shooterMemberStateChanged(ShooterMemberStateChanged)
     /// t=82: shooter matching state.
-    case shooterMatchingStateChanged
+    case shooterMatchingStateChanged(ShooterMatchingStateChanged)
     /// t=83: live matching canceled.
-    case matchingLiveCanceled
+    case matchingLiveCanceled(MatchingLiveCanceled)
     /// t=84: matched with a live.
-    case matchingLive
+    case matchingLive(MatchingLive)
     /// t=85: collab matching ready.
-    case collabReadyMatching
+    case collabReadyMatching(CollabReadyMatching)
     /// t=86: collab matching found too few hosts.
     case collabNotEnoughHosts
     /// t=87: collab started by matching.
-    case collabStartedByMatching
+    case collabStartedByMatching(CollabStartedByMatching)
     /// t=88: collab ended: user not followed.
-    case collabEndedNotFollowing
+    case collabEndedNotFollowing(CollabEndedNotFollowing)
     /// t=89: event ranking changed.
-    case giftRankingChanged
+    case giftRankingChanged(GiftRankingChanged)
     /// t=90: matched starter to starter.
-    case matchingStarterToStarter
+    case matchingStarterToStarter(MatchingStarterToStarter)
     /// t=92: live-game started or joined.
-    case liveGameConnected
+    case liveGameConnected(LiveGameConnected)
     /// t=93: live-game disconnected.
-    case liveGameDisconnected
+    case liveGameDisconnected(LiveGameDisconnected)
     /// t=94: live-game ended.
-    case liveGameEnded
+    case liveGameEnded(LiveGameEnded)
     /// t=106: shooter viewer matched.
-    case shooterViewerMatched
+    case shooterViewerMatched(ShooterViewerMatched)
     /// t=107: shooter matching finished.
-    case shooterMatchingFinished
+    case shooterMatchingFinished(ShooterMatchingFinished)
     /// t=108: avatar shown or hidden.
-    case emomoVisibilityChanged
+    case emomoVisibilityChanged(EmomoVisibilityChanged)
     /// t=109: emomo quest game on or off.
-    case emomoQuestStateChanged
+    case emomoQuestStateChanged(EmomoQuestStateChanged)
     /// t=110: emomo quest game gift (fields not modelled).
-    case emomoQuestGift
+    case emomoQuestGift(EmomoQuestGift)
     /// t=111: mutual-gift goal achieved.
-    case mutualGiftAchieved
+    case mutualGiftAchieved(MutualGiftAchieved)
     /// t=112: mutual-gift rewards to receive.
-    case mutualGiftRewards
+    case mutualGiftRewards(MutualGiftRewards)
     /// t=113: lucky prize.
-    case luckyPrize
+    case luckyPrize(LuckyPrize)
     /// t=114: live-game interruptible flag.
-    case liveGameInterruptibleChanged
+    case liveGameInterruptibleChanged(LiveGameInterruptibleChanged)
     /// t=115: live-game playing, with its gifts.
-    case liveGamePlaying
+    case liveGamePlaying(LiveGamePlaying)
     /// t=116: cheer (yell) level-up.
-    case cheerLevelUp
+    case cheerLevelUp(CheerLevelUp)
     /// t=117: focus event updated.
     case focusEventUpdated
     /// t=123: stream ended (newer servers).
@@ -240,65 +240,65 @@ extension BCResponse {
     public var payload: (any BCPayload)? {
         switch self {
         case .comment(let payload): payload
-        case .join: nil
-        case .follow: nil
-        case .liveChanged: nil
+        case .join(let payload): payload
+        case .follow(let payload): payload
+        case .liveChanged(let payload): payload
         case .liveEnded(let payload): payload
-        case .liveSelected: nil
-        case .collabRequested: nil
-        case .collabAccepted: nil
-        case .collabCanceled: nil
-        case .collabPeerSignal: nil
-        case .collabClosed: nil
-        case .liveURLShared: nil
-        case .memo: nil
+        case .liveSelected(let payload): payload
+        case .collabRequested(let payload): payload
+        case .collabAccepted(let payload): payload
+        case .collabCanceled(let payload): payload
+        case .collabPeerSignal(let payload): payload
+        case .collabClosed(let payload): payload
+        case .liveURLShared(let payload): payload
+        case .memo(let payload): payload
         case .viewerCountChanged(let payload): payload
-        case .liveLinked: nil
-        case .linkedLiveEnded: nil
-        case .quizQuestion: nil
-        case .quizAnswer: nil
-        case .avatar: nil
-        case .gift: nil
-        case .topGifterChanged: nil
-        case .topGifters: nil
-        case .announcementPopup: nil
-        case .appUserIDPosted: nil
-        case .moderatorChanged: nil
-        case .feverChanged: nil
-        case .stopBroadcasting: nil
-        case .giftGacha: nil
-        case .emomoRunStateChanged: nil
-        case .emomoRunGift: nil
-        case .collabChanged: nil
-        case .userLevelUp: nil
-        case .userLevelGiftReload: nil
-        case .collabInvited: nil
-        case .collabInviteCanceledByStreamer: nil
-        case .collabInviteCanceledByViewer: nil
-        case .collabRecommendLive: nil
-        case .shooterMemberStateChanged: nil
-        case .shooterMatchingStateChanged: nil
-        case .matchingLiveCanceled: nil
-        case .matchingLive: nil
-        case .collabReadyMatching: nil
-        case .collabStartedByMatching: nil
-        case .collabEndedNotFollowing: nil
-        case .giftRankingChanged: nil
-        case .matchingStarterToStarter: nil
-        case .liveGameConnected: nil
-        case .liveGameDisconnected: nil
-        case .liveGameEnded: nil
-        case .shooterViewerMatched: nil
-        case .shooterMatchingFinished: nil
-        case .emomoVisibilityChanged: nil
-        case .emomoQuestStateChanged: nil
-        case .emomoQuestGift: nil
-        case .mutualGiftAchieved: nil
-        case .mutualGiftRewards: nil
-        case .luckyPrize: nil
-        case .liveGameInterruptibleChanged: nil
-        case .liveGamePlaying: nil
-        case .cheerLevelUp: nil
+        case .liveLinked(let payload): payload
+        case .linkedLiveEnded(let payload): payload
+        case .quizQuestion(let payload): payload
+        case .quizAnswer(let payload): payload
+        case .avatar(let payload): payload
+        case .gift(let payload): payload
+        case .topGifterChanged(let payload): payload
+        case .topGifters(let payload): payload
+        case .announcementPopup(let payload): payload
+        case .appUserIDPosted(let payload): payload
+        case .moderatorChanged(let payload): payload
+        case .feverChanged(let payload): payload
+        case .stopBroadcasting(let payload): payload
+        case .giftGacha(let payload): payload
+        case .emomoRunStateChanged(let payload): payload
+        case .emomoRunGift(let payload): payload
+        case .collabChanged(let payload): payload
+        case .userLevelUp(let payload): payload
+        case .userLevelGiftReload(let payload): payload
+        case .collabInvited(let payload): payload
+        case .collabInviteCanceledByStreamer(let payload): payload
+        case .collabInviteCanceledByViewer(let payload): payload
+        case .collabRecommendLive(let payload): payload
+        case .shooterMemberStateChanged(let payload): payload
+        case .shooterMatchingStateChanged(let payload): payload
+        case .matchingLiveCanceled(let payload): payload
+        case .matchingLive(let payload): payload
+        case .collabReadyMatching(let payload): payload
+        case .collabStartedByMatching(let payload): payload
+        case .collabEndedNotFollowing(let payload): payload
+        case .giftRankingChanged(let payload): payload
+        case .matchingStarterToStarter(let payload): payload
+        case .liveGameConnected(let payload): payload
+        case .liveGameDisconnected(let payload): payload
+        case .liveGameEnded(let payload): payload
+        case .shooterViewerMatched(let payload): payload
+        case .shooterMatchingFinished(let payload): payload
+        case .emomoVisibilityChanged(let payload): payload
+        case .emomoQuestStateChanged(let payload): payload
+        case .emomoQuestGift(let payload): payload
+        case .mutualGiftAchieved(let payload): payload
+        case .mutualGiftRewards(let payload): payload
+        case .luckyPrize(let payload): payload
+        case .liveGameInterruptibleChanged(let payload): payload
+        case .liveGamePlaying(let payload): payload
+        case .cheerLevelUp(let payload): payload
         case .liveUnlinked: nil
         case .quizPopupDismissed: nil
         case .giftPanelReload: nil
@@ -332,71 +332,71 @@ extension BCResponse: Codable {
         }
         switch type {
         case .comment: self = .comment(try Comment(from: decoder))
-        case .join: self = .join
-        case .follow: self = .follow
-        case .liveChanged: self = .liveChanged
+        case .join: self = .join(try Join(from: decoder))
+        case .follow: self = .follow(try Follow(from: decoder))
+        case .liveChanged: self = .liveChanged(try LiveChanged(from: decoder))
         case .liveEnded: self = .liveEnded(try LiveEnded(from: decoder))
-        case .liveSelected: self = .liveSelected
-        case .collabRequested: self = .collabRequested
-        case .collabAccepted: self = .collabAccepted
-        case .collabCanceled: self = .collabCanceled
-        case .collabPeerSignal: self = .collabPeerSignal
-        case .collabClosed: self = .collabClosed
-        case .liveURLShared: self = .liveURLShared
-        case .memo: self = .memo
+        case .liveSelected: self = .liveSelected(try LiveSelected(from: decoder))
+        case .collabRequested: self = .collabRequested(try CollabRequested(from: decoder))
+        case .collabAccepted: self = .collabAccepted(try CollabAccepted(from: decoder))
+        case .collabCanceled: self = .collabCanceled(try CollabCanceled(from: decoder))
+        case .collabPeerSignal: self = .collabPeerSignal(try CollabPeerSignal(from: decoder))
+        case .collabClosed: self = .collabClosed(try CollabClosed(from: decoder))
+        case .liveURLShared: self = .liveURLShared(try LiveURLShared(from: decoder))
+        case .memo: self = .memo(try Memo(from: decoder))
         case .viewerCountChanged: self = .viewerCountChanged(try ViewerCountChanged(from: decoder))
-        case .liveLinked: self = .liveLinked
+        case .liveLinked: self = .liveLinked(try LiveLinked(from: decoder))
         case .liveUnlinked: self = .liveUnlinked
-        case .linkedLiveEnded: self = .linkedLiveEnded
-        case .quizQuestion: self = .quizQuestion
-        case .quizAnswer: self = .quizAnswer
+        case .linkedLiveEnded: self = .linkedLiveEnded(try LinkedLiveEnded(from: decoder))
+        case .quizQuestion: self = .quizQuestion(try Quiz(from: decoder))
+        case .quizAnswer: self = .quizAnswer(try Quiz(from: decoder))
         case .quizPopupDismissed: self = .quizPopupDismissed
-        case .avatar: self = .avatar
-        case .gift: self = .gift
-        case .topGifterChanged: self = .topGifterChanged
-        case .topGifters: self = .topGifters
-        case .announcementPopup: self = .announcementPopup
-        case .appUserIDPosted: self = .appUserIDPosted
-        case .moderatorChanged: self = .moderatorChanged
-        case .feverChanged: self = .feverChanged
-        case .stopBroadcasting: self = .stopBroadcasting
+        case .avatar: self = .avatar(try Avatar(from: decoder))
+        case .gift: self = .gift(try Gift(from: decoder))
+        case .topGifterChanged: self = .topGifterChanged(try TopGifterChanged(from: decoder))
+        case .topGifters: self = .topGifters(try TopGifters(from: decoder))
+        case .announcementPopup: self = .announcementPopup(try AnnouncementPopup(from: decoder))
+        case .appUserIDPosted: self = .appUserIDPosted(try AppUserIDPosted(from: decoder))
+        case .moderatorChanged: self = .moderatorChanged(try ModeratorChanged(from: decoder))
+        case .feverChanged: self = .feverChanged(try FeverChanged(from: decoder))
+        case .stopBroadcasting: self = .stopBroadcasting(try StopBroadcasting(from: decoder))
         case .giftPanelReload: self = .giftPanelReload
-        case .giftGacha: self = .giftGacha
-        case .emomoRunStateChanged: self = .emomoRunStateChanged
-        case .emomoRunGift: self = .emomoRunGift
+        case .giftGacha: self = .giftGacha(try GiftGacha(from: decoder))
+        case .emomoRunStateChanged: self = .emomoRunStateChanged(try EmomoRunStateChanged(from: decoder))
+        case .emomoRunGift: self = .emomoRunGift(try EmomoRunGift(from: decoder))
         case .emomoReload: self = .emomoReload
-        case .collabChanged: self = .collabChanged
-        case .userLevelUp: self = .userLevelUp
-        case .userLevelGiftReload: self = .userLevelGiftReload
-        case .collabInvited: self = .collabInvited
-        case .collabInviteCanceledByStreamer: self = .collabInviteCanceledByStreamer
-        case .collabInviteCanceledByViewer: self = .collabInviteCanceledByViewer
+        case .collabChanged: self = .collabChanged(try CollabChanged(from: decoder))
+        case .userLevelUp: self = .userLevelUp(try UserLevelUp(from: decoder))
+        case .userLevelGiftReload: self = .userLevelGiftReload(try UserLevelGiftReload(from: decoder))
+        case .collabInvited: self = .collabInvited(try CollabInvited(from: decoder))
+        case .collabInviteCanceledByStreamer: self = .collabInviteCanceledByStreamer(try CollabInviteCanceledByStreamer(from: decoder))
+        case .collabInviteCanceledByViewer: self = .collabInviteCanceledByViewer(try CollabInviteCanceledByViewer(from: decoder))
         case .collabLeaderStreamingEnded: self = .collabLeaderStreamingEnded
-        case .collabRecommendLive: self = .collabRecommendLive
-        case .shooterMemberStateChanged: self = .shooterMemberStateChanged
-        case .shooterMatchingStateChanged: self = .shooterMatchingStateChanged
-        case .matchingLiveCanceled: self = .matchingLiveCanceled
-        case .matchingLive: self = .matchingLive
-        case .collabReadyMatching: self = .collabReadyMatching
+        case .collabRecommendLive: self = .collabRecommendLive(try CollabRecommendLive(from: decoder))
+        case .shooterMemberStateChanged: self = .shooterMemberStateChanged(try ShooterMemberStateChanged(from: decoder))
+        case .shooterMatchingStateChanged: self = .shooterMatchingStateChanged(try ShooterMatchingStateChanged(from: decoder))
+        case .matchingLiveCanceled: self = .matchingLiveCanceled(try MatchingLiveCanceled(from: decoder))
+        case .matchingLive: self = .matchingLive(try MatchingLive(from: decoder))
+        case .collabReadyMatching: self = .collabReadyMatching(try CollabReadyMatching(from: decoder))
         case .collabNotEnoughHosts: self = .collabNotEnoughHosts
-        case .collabStartedByMatching: self = .collabStartedByMatching
-        case .collabEndedNotFollowing: self = .collabEndedNotFollowing
-        case .giftRankingChanged: self = .giftRankingChanged
-        case .matchingStarterToStarter: self = .matchingStarterToStarter
-        case .liveGameConnected: self = .liveGameConnected
-        case .liveGameDisconnected: self = .liveGameDisconnected
-        case .liveGameEnded: self = .liveGameEnded
-        case .shooterViewerMatched: self = .shooterViewerMatched
-        case .shooterMatchingFinished: self = .shooterMatchingFinished
-        case .emomoVisibilityChanged: self = .emomoVisibilityChanged
-        case .emomoQuestStateChanged: self = .emomoQuestStateChanged
-        case .emomoQuestGift: self = .emomoQuestGift
-        case .mutualGiftAchieved: self = .mutualGiftAchieved
-        case .mutualGiftRewards: self = .mutualGiftRewards
-        case .luckyPrize: self = .luckyPrize
-        case .liveGameInterruptibleChanged: self = .liveGameInterruptibleChanged
-        case .liveGamePlaying: self = .liveGamePlaying
-        case .cheerLevelUp: self = .cheerLevelUp
+        case .collabStartedByMatching: self = .collabStartedByMatching(try CollabStartedByMatching(from: decoder))
+        case .collabEndedNotFollowing: self = .collabEndedNotFollowing(try CollabEndedNotFollowing(from: decoder))
+        case .giftRankingChanged: self = .giftRankingChanged(try GiftRankingChanged(from: decoder))
+        case .matchingStarterToStarter: self = .matchingStarterToStarter(try MatchingStarterToStarter(from: decoder))
+        case .liveGameConnected: self = .liveGameConnected(try LiveGameConnected(from: decoder))
+        case .liveGameDisconnected: self = .liveGameDisconnected(try LiveGameDisconnected(from: decoder))
+        case .liveGameEnded: self = .liveGameEnded(try LiveGameEnded(from: decoder))
+        case .shooterViewerMatched: self = .shooterViewerMatched(try ShooterViewerMatched(from: decoder))
+        case .shooterMatchingFinished: self = .shooterMatchingFinished(try ShooterMatchingFinished(from: decoder))
+        case .emomoVisibilityChanged: self = .emomoVisibilityChanged(try EmomoVisibilityChanged(from: decoder))
+        case .emomoQuestStateChanged: self = .emomoQuestStateChanged(try EmomoQuestStateChanged(from: decoder))
+        case .emomoQuestGift: self = .emomoQuestGift(try EmomoQuestGift(from: decoder))
+        case .mutualGiftAchieved: self = .mutualGiftAchieved(try MutualGiftAchieved(from: decoder))
+        case .mutualGiftRewards: self = .mutualGiftRewards(try MutualGiftRewards(from: decoder))
+        case .luckyPrize: self = .luckyPrize(try LuckyPrize(from: decoder))
+        case .liveGameInterruptibleChanged: self = .liveGameInterruptibleChanged(try LiveGameInterruptibleChanged(from: decoder))
+        case .liveGamePlaying: self = .liveGamePlaying(try LiveGamePlaying(from: decoder))
+        case .cheerLevelUp: self = .cheerLevelUp(try CheerLevelUp(from: decoder))
         case .focusEventUpdated: self = .focusEventUpdated
         case .streamEnded: self = .streamEnded
         }

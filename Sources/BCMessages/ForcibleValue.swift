@@ -176,3 +176,17 @@ extension Array: ForcibleValue where Element: ForcibleValue {
         try container.encode(map(Forcible.init(wrappedValue:)))
     }
 }
+
+/// An object whose values are each forcible: `wipe_cameras` reads `{"0": "orth,1.41,0.45"}` as `[String: String]`
+/// whatever JSON form each value takes.
+extension Dictionary: ForcibleValue where Key == String, Value: ForcibleValue {
+    public static var expectation: String { "an object of \(Value.expectation)" }
+
+    public init(forcing container: any SingleValueDecodingContainer) throws {
+        self = try container.decode([String: Forcible<Value>].self).mapValues(\.wrappedValue)
+    }
+
+    public func encodeCanonical(to container: inout any SingleValueEncodingContainer) throws {
+        try container.encode(mapValues(Forcible.init(wrappedValue:)))
+    }
+}

@@ -15,37 +15,38 @@ public enum YellRank: Hashable, Sendable {
     case unrecognized(Int)
 }
 
-extension YellRank: RawRepresentable, ForcibleValue, Codable {
-    private static let known: [YellRank] = [
-        .none, .cheerRookie1, .cheerRookie2, .cheerLeader1, .cheerLeader2, .cheerLeader3, .cheerLeader4,
-        .cheerLeaderGold, .cheerLeaderPlatinum, .cheerLeaderDiamond, .cheerLegend,
-    ]
-
+extension YellRank: OpenEnum {
     public init(rawValue: Int) {
-        self = Self.known.indices.contains(rawValue) ? Self.known[rawValue] : .unrecognized(rawValue)
+        switch rawValue {
+        case 0: self = .none
+        case 1: self = .cheerRookie1
+        case 2: self = .cheerRookie2
+        case 3: self = .cheerLeader1
+        case 4: self = .cheerLeader2
+        case 5: self = .cheerLeader3
+        case 6: self = .cheerLeader4
+        case 7: self = .cheerLeaderGold
+        case 8: self = .cheerLeaderPlatinum
+        case 9: self = .cheerLeaderDiamond
+        case 10: self = .cheerLegend
+        default: self = .unrecognized(rawValue)
+        }
     }
 
     public var rawValue: Int {
-        if case .unrecognized(let value) = self { return value }
-        return Self.known.firstIndex(of: self) ?? 0
-    }
-
-    public static var expectation: String { Int.expectation }
-
-    public init(forcing container: any SingleValueDecodingContainer) throws {
-        self.init(rawValue: try Int(forcing: container))
-    }
-
-    public func encodeCanonical(to container: inout any SingleValueEncodingContainer) throws {
-        try container.encode(rawValue)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        try self.init(forcing: decoder.singleValueContainer())
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container: any SingleValueEncodingContainer = encoder.singleValueContainer()
-        try encodeCanonical(to: &container)
+        switch self {
+        case .none: 0
+        case .cheerRookie1: 1
+        case .cheerRookie2: 2
+        case .cheerLeader1: 3
+        case .cheerLeader2: 4
+        case .cheerLeader3: 5
+        case .cheerLeader4: 6
+        case .cheerLeaderGold: 7
+        case .cheerLeaderPlatinum: 8
+        case .cheerLeaderDiamond: 9
+        case .cheerLegend: 10
+        case .unrecognized(let value): value
+        }
     }
 }

@@ -4,12 +4,42 @@ import BCMessages
 struct TypesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "types",
-        abstract: "List every message kind the model knows."
+        abstract: "List every message kind the model knows: t, kind, payload type, evidence and meaning.",
+        discussion: """
+            Evidence says how far to trust a kind's model: captured (seen on the wire), appModel (the \
+            official app's decoder), appModelMeaningGuessed, clientCodeOnly. A t not listed decodes as \
+            "unknown" and is kept whole.
+
+            Example: bcstream types --format ndjson | grep '"evidence":"captured"'
+            """
     )
 
-    func run() throws {
+    @Option(help: "Output format: text (a table) or ndjson (one {\"t\":35,\"kind\":\"gift\",…} per line).")
+    var format: MessageFormatter.Format = .text
+
+    func run() {
         for type in BCType.allCases {
-            print(type.rawValue, type.name, type.payloadTypeName ?? "-")
+            switch format {
+            case .text:
+                let columns = [
+                    String(type.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0),
+                    type.name.padding(toLength: 31, withPad: " ", startingAt: 0),
+                    (type.payloadTypeName ?? "(no payload)").padding(toLength: 43, withPad: " ", startingAt: 0),
+                    type.evidence.rawValue.padding(toLength: 23, withPad: " ", startingAt: 0),
+                    type.meaning,
+                ]
+                print(columns.joined(separator: " "))
+            case .ndjson:
+                var fields = [
+                    "\"t\":\(type.rawValue)",
+                    "\"kind\":\(MessageFormatter.quoted(type.name))",
+                ]
+                if let payload = type.payloadTypeName { fields.append("\"payload\":\(MessageFormatter.quoted(payload))") }
+                if let event = type.appEventName { fields.append("\"app_event\":\(MessageFormatter.quoted(event))") }
+                fields.append("\"evidence\":\(MessageFormatter.quoted(type.evidence.rawValue))")
+                fields.append("\"meaning\":\(MessageFormatter.quoted(type.meaning))")
+                print("{" + fields.joined(separator: ",") + "}")
+            }
         }
     }
 }

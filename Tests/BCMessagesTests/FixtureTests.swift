@@ -19,7 +19,10 @@ import Testing
     @Test(arguments: Fixture.all)
     func fileNameStartsWithItsTypeAndKind(_ fixture: Fixture) throws {
         let response = try BCMessageDecoder().decode(fixture.data())
-        let kebab = response.kind.replacing(/[A-Z]/) { "-" + $0.output.lowercased() }
+        // liveURLShared → live-url-shared: a run of capitals is one word.
+        let kebab = response.kind.replacing(/([a-z])([A-Z])|([A-Z])([A-Z][a-z])/) { match in
+            "\(match.1 ?? match.3 ?? "")-\(match.2 ?? match.4 ?? "")"
+        }.lowercased()
         #expect(fixture.name.hasPrefix("\(response.t)-\(kebab)-"),
                 "name it \(response.t)-\(kebab)-<what it shows>.json")
     }

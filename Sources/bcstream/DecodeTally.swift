@@ -1,0 +1,36 @@
+import BCMessages
+
+/// Counts what a run decoded, for the summary on stderr: messages per kind, unknown kinds, errors.
+struct DecodeTally {
+    private(set) var perKind: [String: Int] = [:]
+    private(set) var unknownTypes: [Int: Int] = [:]
+    private(set) var errors = 0
+
+    var messages: Int { perKind.values.reduce(0, +) + unknownTypes.values.reduce(0, +) + errors }
+
+    mutating func count(_ response: BCResponse) {
+        if case .unknown(let unknown) = response {
+            unknownTypes[unknown.t, default: 0] += 1
+        } else {
+            perKind[response.kind, default: 0] += 1
+        }
+    }
+
+    mutating func countError() {
+        errors += 1
+    }
+
+    /// `12 messages: 5 comment, 4 gift, 2 join; 1 unknown (t=999 ×1); 0 errors`
+    var summary: String {
+        let kinds = perKind.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }
+        var text = "\(messages) message\(messages == 1 ? "" : "s")"
+        if !kinds.isEmpty { text += ": " + kinds.joined(separator: ", ") }
+        if !unknownTypes.isEmpty {
+            let unknown = unknownTypes.values.reduce(0, +)
+            let types = unknownTypes.sorted { $0.key < $1.key }.map { "t=\($0.key) ×\($0.value)" }
+            text += "; \(unknown) unknown (\(types.joined(separator: ", ")))"
+        }
+        text += "; \(errors) error\(errors == 1 ? "" : "s")"
+        return text
+    }
+}

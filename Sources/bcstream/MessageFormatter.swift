@@ -1,0 +1,67 @@
+import BCMessages
+import Foundation
+
+/// How a decoded message, an unknown kind or a failure is printed: one line each, as readable text or as
+/// NDJSON (`{"t":35,"kind":"gift","message":{…}}`). Shared by `decode`, `listen`, `replay` and `demo`, so
+/// every command prints a message the same way.
+struct MessageFormatter {
+    enum Format: String, CaseIterable, Sendable {
+        case text
+        case ndjson
+    }
+
+    let format: Format
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// One line for a message that decoded (a known kind or `.unknown`). `raw` is the message text.
+    func line(for response: BCResponse, raw: String, key: String? = nil) -> String {
+        switch format {
+        case .text:
+            let prefix = "t=\(response.t)".padding(toLength: 6, withPad: " ", startingAt: 0)
+            return "\(prefix) \(response.kind.padding(toLength: 20, withPad: " ", startingAt: 0)) \(response.summary)"
+        case .ndjson:
+            var fields = ["\"t\":\(response.t)", "\"kind\":\(Self.quoted(response.kind))"]
+            if let key { fields.append("\"key\":\(Self.quoted(key))") }
+            if case .unknown(let unknown) = response {
+                fields.append("\"raw\":\(Self.json(JSONValue.object(unknown.json)))")
+            } else {
+                fields.append("\"message\":\(Self.json(response))")
+            }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+    }
+
+    /// One line for a message that failed to decode; it keeps the raw text so nothing is lost.
+    func line(for error: BCDecodingError, raw: String, key: String? = nil, location: String? = nil) -> String {
+        switch format {
+        case .text:
+            let prefix = error.t.map { "t=\($0)" } ?? "t=?"
+            let kind = error.kind ?? "?"
+            let at = location.map { "\($0): " } ?? ""
+            return "\(prefix.padding(toLength: 6, withPad: " ", startingAt: 0)) \(kind.padding(toLength: 20, withPad: " ", startingAt: 0)) ✗ \(at)\(error)"
+        case .ndjson:
+            var fields: [String] = []
+            if let t = error.t { fields.append("\"t\":\(t)") }
+            if let kind = error.kind { fields.append("\"kind\":\(Self.quoted(kind))") }
+            if let key { fields.append("\"key\":\(Self.quoted(key))") }
+            if let location { fields.append("\"source\":\(Self.quoted(location))") }
+            fields.append("\"error\":\(Self.quoted(error.description))")
+            fields.append("\"raw\":\(Self.quoted(raw))")
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quoted(_ string: String) -> String {
+        json(string)
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        guard let data = try? encoder.encode(value) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
