@@ -30,6 +30,8 @@ let package = Package(
             ],
             exclude: ["Goldens"]
         ),
+        // Runs the built command as a user would.
+        .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages"]),
     ],
     swiftLanguageModes: [.v6]
 )

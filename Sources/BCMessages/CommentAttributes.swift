@@ -75,7 +75,7 @@ extension BCResponse {
 
 /// A kind parsed with the app's comment class: its shared optional keys read as the kind's own properties.
 @dynamicMemberLookup
-public protocol CommentClassPayload: BCPayload {
+public protocol CommentClassPayload: BCPayload, UserAttributed {
     var attributes: BCResponse.CommentAttributes { get set }
 }
 

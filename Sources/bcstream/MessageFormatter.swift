@@ -22,8 +22,7 @@ struct MessageFormatter {
     func line(for response: BCResponse, raw: String, key: String? = nil) -> String {
         switch format {
         case .text:
-            let prefix = "t=\(response.t)".padding(toLength: 6, withPad: " ", startingAt: 0)
-            return "\(prefix) \(response.kind.padding(toLength: 20, withPad: " ", startingAt: 0)) \(response.summary)"
+            return "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) \(response.summary)"
         case .ndjson:
             var fields = ["\"t\":\(response.t)", "\"kind\":\(Self.quoted(response.kind))"]
             if let key { fields.append("\"key\":\(Self.quoted(key))") }
@@ -43,7 +42,7 @@ struct MessageFormatter {
             let prefix = error.t.map { "t=\($0)" } ?? "t=?"
             let kind = error.kind ?? "?"
             let at = location.map { "\($0): " } ?? ""
-            return "\(prefix.padding(toLength: 6, withPad: " ", startingAt: 0)) \(kind.padding(toLength: 20, withPad: " ", startingAt: 0)) ✗ \(at)\(error)"
+            return "\(Self.padded(prefix, 6)) \(Self.padded(kind, Self.kindWidth)) ✗ \(at)\(error)"
         case .ndjson:
             var fields: [String] = []
             if let t = error.t { fields.append("\"t\":\(t)") }
@@ -54,6 +53,14 @@ struct MessageFormatter {
             fields.append("\"raw\":\(Self.quoted(raw))")
             return "{" + fields.joined(separator: ",") + "}"
         }
+    }
+
+    /// The longest kind name, so that summaries line up.
+    static let kindWidth = BCType.allCases.map(\.name.count).max() ?? 0
+
+    /// `text` followed by spaces up to `width` characters; never cut.
+    static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
     static func quoted(_ string: String) -> String {

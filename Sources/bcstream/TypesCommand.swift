@@ -22,10 +22,10 @@ struct TypesCommand: ParsableCommand {
             switch format {
             case .text:
                 let columns = [
-                    String(type.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0),
-                    type.name.padding(toLength: 31, withPad: " ", startingAt: 0),
-                    (type.payloadTypeName ?? "(no payload)").padding(toLength: 43, withPad: " ", startingAt: 0),
-                    type.evidence.rawValue.padding(toLength: 23, withPad: " ", startingAt: 0),
+                    MessageFormatter.padded(String(type.rawValue), 4),
+                    MessageFormatter.padded(type.name, 31),
+                    MessageFormatter.padded(type.payloadTypeName ?? "(no payload)", 43),
+                    MessageFormatter.padded(type.evidence.rawValue, 23),
                     type.meaning,
                 ]
                 print(columns.joined(separator: " "))

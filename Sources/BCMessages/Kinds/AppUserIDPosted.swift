@@ -3,7 +3,7 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string (an app user id
     /// sent as a number keeps every digit).
-    public struct AppUserIDPosted: BCPayload {
+    public struct AppUserIDPosted: BCPayload, UserAttributed {
         /// Who posted: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `type`: the kind of app user detail; values not documented.

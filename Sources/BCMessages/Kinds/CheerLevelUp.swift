@@ -3,7 +3,7 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen. The model has no `burl`. `is_yell_rank_up` is declared a JSON
     /// boolean but may well come as 0/1; both decode.
-    public struct CheerLevelUp: BCPayload {
+    public struct CheerLevelUp: BCPayload, UserAttributed {
         /// Who levelled up: `u`, `ac`, `iurl` (and `burl` if ever sent).
         public var user: User
         /// `cm`: the level-up comment text.

@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=12 `CollabCanceled`: a collab (co-stream) request was canceled.
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct CollabCanceled: BCPayload {
+    public struct CollabCanceled: BCPayload, UserAttributed {
         /// Who canceled: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `canceled_user_id`: the id of the user whose request was canceled.

@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=14 `CollabClosed`: a collab (co-stream) ended.
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct CollabClosed: BCPayload {
+    public struct CollabClosed: BCPayload, UserAttributed {
         /// Who closed it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
 

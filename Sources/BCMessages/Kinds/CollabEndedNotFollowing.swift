@@ -3,7 +3,7 @@ extension BCResponse {
     ///
     /// App model only; no capture; meaning guessed from the event name (likely so the app can offer to follow
     /// the partner). Carries the user block without `burl`.
-    public struct CollabEndedNotFollowing: BCPayload {
+    public struct CollabEndedNotFollowing: BCPayload, UserAttributed {
         /// The collab partner: `u`, `ac`, `iurl`.
         public var user: User
 

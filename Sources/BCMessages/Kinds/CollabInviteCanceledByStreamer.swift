@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=74 `CollabInviteCanceledByStreamer`: the streamer withdrew a collab (co-stream) invite.
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct CollabInviteCanceledByStreamer: BCPayload {
+    public struct CollabInviteCanceledByStreamer: BCPayload, UserAttributed {
         /// The streamer who withdrew it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `collab_type`: the kind of collab the invite was for.

@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=75 `CollabInviteCanceledByViewer`: the invited viewer declined or withdrew from a collab (co-stream) invite.
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct CollabInviteCanceledByViewer: BCPayload {
+    public struct CollabInviteCanceledByViewer: BCPayload, UserAttributed {
         /// The viewer who canceled: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `collab_type`: the kind of collab the invite was for.

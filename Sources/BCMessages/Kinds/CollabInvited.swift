@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=73 `CollabInvited`: the streamer invited a viewer to join a collab (co-stream).
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct CollabInvited: BCPayload {
+    public struct CollabInvited: BCPayload, UserAttributed {
         /// The streamer who invited: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `collab_type`: a call or a co-stream.

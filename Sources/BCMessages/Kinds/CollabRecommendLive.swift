@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=77 `CollabRecommendLive`: a live is recommended for a collab, shown as a comment.
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct CollabRecommendLive: BCPayload {
+    public struct CollabRecommendLive: BCPayload, UserAttributed {
         /// Who the recommendation is shown as: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `cm`: the recommendation text.

@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=10 `CollabRequested`: a viewer asked to join the live as a collab (co-stream) partner.
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct CollabRequested: BCPayload {
+    public struct CollabRequested: BCPayload, UserAttributed {
         /// Who asked: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `collab_type`: a call or a co-stream; the app's model allows it to be absent.

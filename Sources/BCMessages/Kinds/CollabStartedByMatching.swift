@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=87 `CollabStartByMatching`: a collab started through matching.
     ///
     /// App model only; no capture. Carries the user block without `burl`.
-    public struct CollabStartedByMatching: BCPayload {
+    public struct CollabStartedByMatching: BCPayload, UserAttributed {
         /// The user the collab started with: `u`, `ac`, `iurl`.
         public var user: User
 

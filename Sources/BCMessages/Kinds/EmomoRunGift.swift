@@ -3,7 +3,7 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string. The user
     /// block has no `burl` in the app's model.
-    public struct EmomoRunGift: BCPayload {
+    public struct EmomoRunGift: BCPayload, UserAttributed {
         /// Who sent it: `u`, `ac`, `iurl`.
         public var user: User
         /// `consumed_score`: the score the gift used up.

@@ -5,7 +5,7 @@ extension BCResponse {
     /// `live_sent_gift_id`, ...) come as strings; `count` as `"8"` or `1`; `slot_id` as the number `0`.
     /// Captures differ a lot in which keys they carry, so only who sent what, and how many, is required.
     /// No capture has `created_at`.
-    public struct Gift: BCPayload {
+    public struct Gift: BCPayload, UserAttributed {
         /// Who sent it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `gift_id`: the gift item's id.

@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=9 `LiveSelected`: a viewer went to another live (meaning inferred from the fields).
     ///
     /// Captured. Wire extra: `target_live_id`, the live the viewer went to. `iurl` and `burl` may be absent.
-    public struct LiveSelected: BCPayload {
+    public struct LiveSelected: BCPayload, UserAttributed {
         /// Who left: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `owner_name`: the display name of the owner of the live the viewer went to.

@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=16 `LiveUrlShared`: a viewer shared the live's URL.
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
-    public struct LiveURLShared: BCPayload {
+    public struct LiveURLShared: BCPayload, UserAttributed {
         /// Who shared: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `is_moderator`: the viewer moderates this live.

@@ -2,7 +2,7 @@ extension BCResponse {
     /// t=113 `LuckyPrizeReceived`: a viewer won a lucky prize.
     ///
     /// Known from the 2022 app's model only.
-    public struct LuckyPrize: BCPayload {
+    public struct LuckyPrize: BCPayload, UserAttributed {
         /// Who won it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `speech`: the text-to-speech line.
