@@ -4,8 +4,8 @@
 /// ```
 /// t=35 (gift) at count: expected an integer or a numeric string, found "eight" in {"t":35,"count":"eight",…}
 /// ```
-public struct BCDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Reason: Hashable, Sendable {
+public struct BCDecodingError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum Reason: String, Hashable, Sendable, Codable {
         /// The text is not JSON, or not a JSON object.
         case malformedJSON
         /// The object has no `t`.
