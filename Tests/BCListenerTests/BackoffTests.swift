@@ -17,7 +17,8 @@ import Testing
         #expect(configuration.host == "online.mirrativ.com")
     }
 
-    @Test(arguments: [(1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 16.0), (6, 30.0), (7, 30.0), (100, 30.0), (Int.max, 30.0)] as [(Int, Double)])
+    @Test(arguments: [(1, 1), (2, 2), (3, 4), (4, 8), (5, 16), (6, 30), (7, 30), (100, 30), (Int.max, 30)]
+            as [(Int, Double)])
     func baseDelayDoublesUpToTheCap(_ retry: Int, _ seconds: Double) {
         #expect(Backoff().baseDelay(forRetry: retry) == .seconds(seconds))
     }

@@ -30,9 +30,11 @@ import Testing
         (.reconnecting(attempt: 2, delay: .milliseconds(3200), reason: .timedOut(after: .seconds(10))),
          "cannot reach online.mirrativ.com: connection timed out after 10 s; retrying in 3.2 s (attempt 2)"),
         (.reconnecting(attempt: 1, delay: .seconds(1), reason: .closed(code: 1006, reason: "")),
-         "connection to online.mirrativ.com lost: closed with code 1006 (connection lost); reconnecting in 1 s (attempt 1)"),
+         "connection to online.mirrativ.com lost: closed with code 1006 (connection lost); "
+            + "reconnecting in 1 s (attempt 1)"),
         (.reconnecting(attempt: 3, delay: .milliseconds(850), reason: .httpStatus(503)),
-         "cannot reach online.mirrativ.com: HTTP 503 Service Unavailable instead of a WebSocket; retrying in 850 ms (attempt 3)"),
+         "cannot reach online.mirrativ.com: HTTP 503 Service Unavailable instead of a WebSocket; "
+            + "retrying in 850 ms (attempt 3)"),
         (.ended(.liveEnded(.init())), "the live ended (t=8 liveEnded); stopped listening"),
         (.ended(nil), "the live ended (its message did not decode); stopped listening"),
         (.failed(.rejected(.httpStatus(404))),

@@ -106,7 +106,9 @@ import Testing
 
     // MARK: - The live ends
 
-    @Test(arguments: ["{\"t\":8}", "{\"t\":123}", "{\"t\":8,\"delay\":{\"uniMin\":0.5,\"uniMax\":3,\"expMultiplier\":\"1.5\"}}"])
+    @Test(arguments: [
+        "{\"t\":8}", "{\"t\":123}", "{\"t\":8,\"delay\":{\"uniMin\":0.5,\"uniMax\":3,\"expMultiplier\":\"1.5\"}}",
+    ])
     func theEndOfTheLiveEndsTheSession(_ json: String) {
         var session = Session.open()
         let ending = Sample.decoded(json)
