@@ -131,8 +131,8 @@ public struct BCSessionStateMachine: Sendable {
             return [.close(code: CloseCode.goingAway, reason: "connection timed out")]
                 + retryOrStop(after: failure, attempt: attempt, openedAt: nil, now: now)
 
-        case (.open(var connection), .frameReceived(let frame, let receivedAt)):
-            return read(frame, receivedAt: receivedAt, on: &connection)
+        case (.open(let connection), .frameReceived(let frame, let receivedAt)):
+            return read(frame, receivedAt: receivedAt, on: connection)
 
         case (.open(let connection), .timerFired):
             return keepAlive(connection, now: now)
@@ -187,7 +187,8 @@ public struct BCSessionStateMachine: Sendable {
         return [.send(BCSVRCommand.ping.text), .setTimer(at: connection.nextPingAt)]
     }
 
-    private mutating func read(_ frame: String, receivedAt: Date, on connection: inout Connection) -> [Action] {
+    private mutating func read(_ frame: String, receivedAt: Date, on connection: Connection) -> [Action] {
+        var connection = connection
         var actions: [Action] = []
         for raw in BCSVRLine.lines(in: frame) {
             let line = BCSVRLine(raw)
