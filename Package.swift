@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "BCMessages", targets: ["BCMessages"]),
+        .library(name: "BCListener", targets: ["BCListener"]),
         .executable(name: "bcstream", targets: ["bcstream"]),
     ],
     dependencies: [
@@ -15,6 +16,9 @@ let package = Package(
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
         .target(name: "BCMessages"),
+        // The subscription client. For now only its socket-free half: bcsvr lines, the session state machine
+        // (protocol, keepalive, reconnect decisions) and the events it reports.
+        .target(name: "BCListener", dependencies: ["BCMessages"]),
         .executableTarget(
             name: "bcstream",
             dependencies: [
@@ -30,6 +34,7 @@ let package = Package(
             ],
             exclude: ["Goldens"]
         ),
+        .testTarget(name: "BCListenerTests", dependencies: ["BCListener", "BCMessages"]),
         // Runs the built command as a user would.
         .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages"]),
     ],
