@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "BCMessages", targets: ["BCMessages"]),
         .library(name: "BCListener", targets: ["BCListener"]),
+        .library(name: "BCReplay", targets: ["BCReplay"]),
         .executable(name: "bcstream", targets: ["bcstream"]),
     ],
     dependencies: [
@@ -19,6 +20,9 @@ let package = Package(
         // The subscription client. For now only its socket-free half: bcsvr lines, the session state machine
         // (protocol, keepalive, reconnect decisions) and the events it reports.
         .target(name: "BCListener", dependencies: ["BCMessages"]),
+        // Fixtures and recordings: finding and loading them, the pace they play at, the demo's script and the
+        // prompt's completion. Socket-free: a server that sends the items to subscribers is built on top.
+        .target(name: "BCReplay", dependencies: ["BCMessages", "BCListener"]),
         .executableTarget(
             name: "bcstream",
             dependencies: [
@@ -35,6 +39,7 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(name: "BCListenerTests", dependencies: ["BCListener", "BCMessages"]),
+        .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages"]),
         // Runs the built command as a user would.
         .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages"]),
     ],

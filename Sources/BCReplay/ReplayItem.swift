@@ -1,0 +1,113 @@
+import BCListener
+
+/// One thing a replay sends: a fixture's message, or a frame of a recording, with where it came from.
+///
+/// The stored text is kept exactly, byte for byte; `frame(for:)` says what a subscriber receives.
+///
+/// ## A recorded frame sent to a subscriber of another key
+/// A recording holds whole frames as the recorder's session received them, on the key it subscribed to:
+/// `MSG\t<recorded key>\t{…}`, `ACK`, `ERR…`, and whatever else came. A replay subscriber usually subscribes
+/// with a key of its own, so each line of a recorded frame is sent as follows:
+/// - `MSG\t<recorded key>\t<json>`: re-keyed to the subscriber's key; the JSON bytes are untouched (an
+///   undecodable or non-object body included: it is what the server sent, and testing a client against it
+///   is the point of a recording). The official app drops a MSG whose key is not the subscribed one, so
+///   without re-keying a recording would show nothing.
+/// - `MSG` for another key than the recorded one (a server that mixed channels): sent unchanged, so the
+///   subscriber sees the same stray line the recorder saw.
+/// - `ACK…` and `ERR…`: skipped. They were the server's answers to the recorder's own commands (its `PING`s,
+///   its `SUB`), not channel traffic; the replay server answers the subscriber's `PING` and `SUB` itself, so
+///   replaying them would answer commands the subscriber never sent.
+/// - Anything else (an unknown command, a `MSG` without its fields, a blank line): sent unchanged.
+///
+/// Line breaks between the lines that are kept stay exactly as recorded. A frame left with nothing to send
+/// (a lone `ACK`) gives nil; it still takes its place in the schedule, so the pace of what follows is kept.
+public struct ReplayItem: Hashable, Sendable, Codable {
+    /// What was stored.
+    public enum Content: Hashable, Sendable, Codable {
+        /// A fixture: the name of its file without `.json`, and the message's JSON exactly as stored.
+        case fixture(name: String, json: String)
+        /// A frame of a recording: its exact text, the key the recorder was subscribed to, and how long after
+        /// the recording's first frame it was received.
+        case recordedFrame(text: String, recordedKey: String, offset: Duration)
+    }
+
+    /// What was stored.
+    public var content: Content
+    /// The file and line it was read from.
+    public var location: ReplaySourceLocation
+
+    public init(content: Content, location: ReplaySourceLocation) {
+        self.content = content
+        self.location = location
+    }
+
+    /// A fixture's JSON, read from line 1 of `file`.
+    public static func fixture(name: String, json: String, file: String) -> ReplayItem {
+        ReplayItem(content: .fixture(name: name, json: json), location: ReplaySourceLocation(file: file, line: 1))
+    }
+
+    /// The stored text exactly: a fixture's JSON, or a recorded frame's text.
+    public var text: String {
+        switch content {
+        case .fixture(_, let json): json
+        case .recordedFrame(let text, _, _): text
+        }
+    }
+
+    /// The fixture's name (`35-gift-small-heart-captured-shape`), nil for a recorded frame.
+    public var fixtureName: String? {
+        if case .fixture(let name, _) = content { name } else { nil }
+    }
+
+    /// For a recorded frame, how long after the recording's first frame it was received; nil for a fixture.
+    public var offset: Duration? {
+        if case .recordedFrame(_, _, let offset) = content { offset } else { nil }
+    }
+
+    /// The frame a subscriber of `subscriberKey` receives: `MSG\t<key>\t<json>` for a fixture; for a recorded
+    /// frame, the frame re-keyed and without the recorder's `ACK`/`ERR` lines (see the type's documentation),
+    /// or nil when nothing of it is left to send.
+    public func frame(for subscriberKey: String) -> String? {
+        switch content {
+        case .fixture(_, let json):
+            return "MSG\t\(subscriberKey)\t\(json)"
+        case .recordedFrame(let text, let recordedKey, _):
+            return Self.rekeyed(text, from: recordedKey, to: subscriberKey)
+        }
+    }
+
+    /// A recorded frame as a subscriber of `subscriberKey` receives it, line by line.
+    static func rekeyed(_ frame: String, from recordedKey: String, to subscriberKey: String) -> String? {
+        let recordedPrefix = Array("MSG\t\(recordedKey)\t".utf8)
+        let subscriberPrefix = Array("MSG\t\(subscriberKey)\t".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(frame.utf8.count)
+        // Lines cut at each \n byte, the \n kept with its line: joining the kept lines gives the frame back
+        // exactly, \r\n and all. A \n byte never sits inside a multi-byte UTF-8 sequence, so each piece is
+        // valid UTF-8 on its own.
+        var lineStart = frame.utf8.startIndex
+        while lineStart < frame.utf8.endIndex {
+            let newline = frame.utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n"))
+            let lineEnd = newline.map { frame.utf8.index(after: $0) } ?? frame.utf8.endIndex
+            let line = frame.utf8[lineStart..<lineEnd]
+            switch BCSVRLine(Self.withoutLineBreak(line)) {
+            case .ack, .error:
+                break
+            case .message where line.starts(with: recordedPrefix):
+                output += subscriberPrefix
+                output += line.dropFirst(recordedPrefix.count)
+            case .message, .unknown:
+                output += line
+            }
+            lineStart = lineEnd
+        }
+        let text = String(decoding: output, as: UTF8.self)
+        let blank = text.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        return blank ? nil : text
+    }
+
+    /// A line's text without its `\n` (`BCSVRLine` drops a `\r` itself).
+    private static func withoutLineBreak(_ line: Substring.UTF8View) -> String {
+        String(decoding: line.last == UInt8(ascii: "\n") ? line.dropLast() : line, as: UTF8.self)
+    }
+}
