@@ -1,0 +1,79 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import BCListener
+
+/// Reads a recording, the NDJSON `bcstream listen --record` writes (one `RecordedFrame` a line), into items.
+/// Pure: it reads text, not files.
+///
+/// Every line that is a recorded frame becomes an item at its line, its offset measured from the first frame
+/// of the recording. A malformed line becomes a problem with its file and line, and reading goes on. Blank
+/// lines (the final newline, a hand-edited gap) are skipped silently. Frames whose time goes back (a clock
+/// that was set back) keep their order in the file; the schedule sends them without waiting.
+public enum RecordingParser {
+    /// What a recording line looks like, for messages.
+    static let expectedLine = #"{"time":"2026-11-22T02:30:11.123Z","key":"…","text":"…"}"#
+
+    /// The items and problems of a recording's text, the lines numbered from 1 in `file`.
+    public static func parse(_ text: String, file: String) -> ReplayPlaylist {
+        var playlist = ReplayPlaylist()
+        var start: Date?
+        let decoder = JSONDecoder()
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let location = ReplaySourceLocation(file: file, line: index + 1)
+            guard !line.trimmingWhitespace().isEmpty else { continue }
+            let frame: RecordedFrame
+            do {
+                frame = try decoder.decode(RecordedFrame.self, from: Data(line.utf8))
+            } catch {
+                playlist.problems.append(ReplayProblem(location: location, message: describe(error, line: line)))
+                continue
+            }
+            let first = start ?? frame.time
+            start = first
+            let offset = Duration.milliseconds(Int64((frame.time.timeIntervalSince(first) * 1000).rounded()))
+            playlist.items.append(ReplayItem(
+                content: .recordedFrame(text: frame.text, recordedKey: frame.key, offset: offset),
+                location: location))
+        }
+        return playlist
+    }
+
+    /// True when the first line that is not blank is a recorded frame: how a recording with another extension
+    /// than `.ndjson` is recognised.
+    public static func looksLikeRecording(_ text: String) -> Bool {
+        guard let line = text.split(separator: "\n").first(where: { !$0.trimmingWhitespace().isEmpty }) else {
+            return false
+        }
+        return (try? JSONDecoder().decode(RecordedFrame.self, from: Data(line.utf8))) != nil
+    }
+
+    /// Why a line is not a recorded frame, and what was expected.
+    static func describe(_ error: any Error, line: Substring) -> String {
+        let reason: String
+        switch error {
+        case DecodingError.keyNotFound(let key, _):
+            reason = "no \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty:
+            reason = "not a JSON object"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            reason = "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is not a string"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            reason = context.debugDescription
+        default:
+            reason = "not JSON"
+        }
+        return "not a recorded frame (\(reason)), left out; expected a line like \(expectedLine), found "
+            + line.excerpt
+    }
+}
+
+extension StringProtocol {
+    /// The start of a text for a message: at most 80 characters, TABs shown as `\t`.
+    var excerpt: String {
+        let text = count <= 80 ? String(self) : String(prefix(80)) + "…"
+        return text.replacing("\t", with: "\\t")
+    }
+}

@@ -1,0 +1,216 @@
+import BCReplay
+import Foundation
+import Testing
+
+@Suite struct ReplayLoaderTests {
+    @Test func withNoArgumentEveryFixtureOfTheDefaultFolderPlaysByTThenName() throws {
+        let playlist = try Checkout.loader.load(arguments: [])
+        #expect(playlist.problems.isEmpty)
+        let names = try Checkout.fixtureNames()
+        #expect(playlist.items.count == names.count)
+        let expected = names.sorted {
+            (Int($0.prefix { $0 != "-" }) ?? .max, $0) < (Int($1.prefix { $0 != "-" }) ?? .max, $1)
+        }
+        #expect(playlist.items.compactMap(\.fixtureName) == expected)
+        #expect(playlist.items.first?.fixtureName?.hasPrefix("1-comment-") == true)
+        #expect(playlist.items.last?.fixtureName == "999-unknown-future-kind")
+        #expect(playlist.items.first?.location.file.hasPrefix("Tests/Payloads/") == true)
+        for item in playlist.items {
+            let name = try #require(item.fixtureName)
+            #expect(Data(item.text.utf8) == (try Checkout.bytes(of: name)), "\(name) is sent byte for byte")
+        }
+    }
+
+    @Test func withoutTheDefaultFolderTheErrorSaysWhatToPass() throws {
+        let directory = try TemporaryDirectory()
+        let loader = ReplayLoader(currentDirectory: directory.path)
+        let error = #expect(throws: ReplayError.self) { try loader.load(arguments: []) }
+        #expect(error == .defaultFolderMissing(folder: "Tests/Payloads", currentDirectory: directory.path,
+                                               argument: nil))
+        let text = try #require(error?.description)
+        #expect(text.contains("no Tests/Payloads folder in \(directory.path)"))
+        #expect(text.contains("a fixture file (.json"))
+        #expect(text.contains("a recording (.ndjson"))
+
+        let lookup = #expect(throws: ReplayError.self) { try loader.load(arguments: ["35"]) }
+        #expect(lookup?.description.hasPrefix("cannot look up \"35\": there is no Tests/Payloads folder") == true)
+    }
+
+    @Test(arguments: [
+        ("35", "t=35 (gift): 8 fixtures"),
+        ("t=35", "t=35 (gift): 8 fixtures"),
+        ("gift", "gift (t=35): 8 fixtures"),
+        ("Gift", "gift (t=35): 8 fixtures"),
+        ("viewerCountChanged", "viewerCountChanged (t=23): 1 fixture"),
+        ("viewer-count-changed", "viewerCountChanged (t=23): 1 fixture"),
+        ("unknown", "kinds not in the catalogue: 2 fixtures"),
+        ("200", "t=200 (unknown kind): 1 fixture"),
+        ("35-gift-small-heart", "35-gift-small-heart-captured-shape"),
+        ("35-gift-small-heart-captured-shape", "35-gift-small-heart-captured-shape"),
+        ("35-gift-small-heart-captured-shape.json", "35-gift-small-heart-captured-shape"),
+        ("35-gift-count", "35-gift-count-…: 2 fixtures"),
+    ])
+    func aWordNamesFixturesOfTheDefaultFolder(_ argument: String, _ description: String) throws {
+        let source = try Checkout.loader.source(for: argument)
+        guard case .selection(let selection) = source else {
+            Issue.record("\(argument) gave \(source)")
+            return
+        }
+        #expect(selection.description == description)
+        let playlist = try Checkout.loader.load([source])
+        #expect(playlist.items.count == selection.fixtures.count)
+        for item in playlist.items {
+            let name = try #require(item.fixtureName)
+            #expect(Data(item.text.utf8) == (try Checkout.bytes(of: name)))
+            #expect(item.location == ReplaySourceLocation(file: "Tests/Payloads/\(name).json", line: 1))
+        }
+    }
+
+    @Test func aTSelectsEveryFixtureOfThatTInOrder() throws {
+        let playlist = try Checkout.loader.load(arguments: ["8"])
+        #expect(playlist.items.compactMap(\.fixtureName) == ["8-live-ended-bare", "8-live-ended-with-delay-hint"])
+    }
+
+    @Test func argumentsPlayInTheOrderGiven() throws {
+        let playlist = try Checkout.loader.load(arguments: ["8-live-ended-bare", "23", "Tests/Payloads/3-join-wire-shape.json"])
+        #expect(playlist.items.compactMap(\.fixtureName)
+                == ["8-live-ended-bare", "23-viewer-count-changed-44-online", "3-join-wire-shape"])
+        #expect(playlist.items[2].location.file == "Tests/Payloads/3-join-wire-shape.json")
+    }
+
+    @Test func aFolderIsEveryJSONDirectlyInsideIncludingTheInvalidOnesWhenAskedFor() throws {
+        let playlist = try Checkout.loader.load(arguments: ["Tests/Payloads/Invalid"])
+        let names = try Checkout.fixtureNames(in: Checkout.payloads + "/Invalid")
+        #expect(playlist.items.count == names.count)
+        #expect(playlist.items.first?.fixtureName == "1-comment-cm-missing")
+        #expect(playlist.items.last?.fixtureName == "truncated-json", "names without a t come last")
+        let empty = try #require(playlist.items.first { $0.fixtureName == "empty" })
+        #expect(empty.text == (try String(contentsOfFile: Checkout.payloads + "/Invalid/empty.json", encoding: .utf8)))
+    }
+
+    @Test func anUnknownWordSaysWhatWasExpectedAndWhatItMayHaveMeant() throws {
+        let error = #expect(throws: ReplayError.self) { try Checkout.loader.load(arguments: ["gfit"]) }
+        #expect(error == .unknownSource(argument: "gfit", folder: "Tests/Payloads", suggestions: ["gift"]))
+        let text = try #require(error?.description)
+        #expect(text.hasPrefix("\"gfit\" is no file or folder, and names no fixture, t or kind in Tests/Payloads."))
+        #expect(text.contains("Did you mean gift?"))
+        #expect(text.contains("a t (35) or a kind (gift)"))
+
+        let heart = #expect(throws: ReplayError.self) { try Checkout.loader.load(arguments: ["small-heart"]) }
+        #expect(heart?.description.contains("Did you mean 35-gift-small-heart-captured-shape?") == true)
+
+        #expect(throws: ReplayError.unknownSource(argument: "42", folder: "Tests/Payloads", suggestions: [])) {
+            try Checkout.loader.load(arguments: ["42"])
+        }
+    }
+
+    @Test func aMissingPathIsNotFound() {
+        #expect(throws: ReplayError.notFound(path: "nope/35-gift.json")) {
+            try Checkout.loader.load(arguments: ["nope/35-gift.json"])
+        }
+        #expect(throws: ReplayError.notFound(path: "session.ndjson")) {
+            try Checkout.loader.load(arguments: ["session.ndjson"])
+        }
+    }
+
+    @Test func aFileThatIsNeitherFixtureNorRecordingIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("notes.txt", "hello\n")
+        let loader = ReplayLoader(currentDirectory: directory.path)
+        let error = #expect(throws: ReplayError.self) { try loader.load(arguments: ["notes.txt"]) }
+        #expect(error == .neitherFixtureNorRecording(path: "notes.txt"))
+        #expect(error?.description.contains(#"one {"time":"…Z","key":"…","text":"…"} a line"#) == true)
+    }
+
+    @Test func aFolderWithoutFixturesIsAnError() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("readme.md", "nothing")
+        #expect(throws: ReplayError.noFixtures(folder: directory.path)) {
+            try ReplayLoader().load(arguments: [directory.path])
+        }
+    }
+
+    @Test func anUnreadableFixtureOfAFolderIsAProblemAndTheRestPlays() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("8-live-ended-bare.json", #"{"t":8}"#)
+        try directory.write("1-comment-latin1.json", Data([0x7B, 0x22, 0xE9, 0x22, 0x7D]))
+        let playlist = try ReplayLoader(currentDirectory: directory.path).load(arguments: ["."])
+        #expect(playlist.items.map(\.text) == [#"{"t":8}"#])
+        #expect(playlist.problems.map(\.description)
+                == ["./1-comment-latin1.json:1: cannot be read (it is not UTF-8 text), left out"])
+    }
+
+    @Test func aSingleFixtureFileIsSentExactlyEvenWithATrailingNewline() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("mine.json", "{\"t\":1,\"cm\":\"hi\"}\n")
+        let playlist = try ReplayLoader(currentDirectory: directory.path).load(arguments: ["mine.json"])
+        #expect(playlist.items == [.fixture(name: "mine", json: "{\"t\":1,\"cm\":\"hi\"}\n", file: "mine.json")])
+    }
+}
+
+@Suite struct RecordingTests {
+    static func recording() throws -> String {
+        [
+            try recordedLine("2026-11-22T02:30:11.123Z", "ACK"),
+            try recordedLine("2026-11-22T02:30:11.623Z", "MSG\t118f91f:UdoBre1M\t{\"t\":23,\"online_viewer_num\":44}"),
+            "{\"time\":\"2026-11-22T02:30:12Z\",\"key\":\"118f91f:UdoBre1M\"}",
+            "",
+            "not json at all",
+            try recordedLine("2026-11-22T02:30:14.123Z", "MSG\t118f91f:UdoBre1M\t{\"t\":8}"),
+            #"{"time":"yesterday","key":"k","text":"ACK"}"#,
+            #"[1,2]"#,
+            #"{"time":"2026-11-22T02:30:15Z","key":"k","text":3}"#,
+            "",
+        ].joined(separator: "\n")
+    }
+
+    @Test func everyFrameIsAnItemAtItsLineAndOffset() throws {
+        let playlist = RecordingParser.parse(try Self.recording(), file: "session.ndjson")
+        #expect(playlist.items.map(\.location.line) == [1, 2, 6])
+        #expect(playlist.items.map(\.offset) == [.zero, .milliseconds(500), .milliseconds(3000)])
+        #expect(playlist.items.map(\.text) == [
+            "ACK", "MSG\t118f91f:UdoBre1M\t{\"t\":23,\"online_viewer_num\":44}", "MSG\t118f91f:UdoBre1M\t{\"t\":8}",
+        ])
+        #expect(playlist.items.allSatisfy { $0.fixtureName == nil })
+    }
+
+    @Test func aMalformedLineIsAProblemWithFileAndLineAndTheRestStillLoads() throws {
+        let problems = RecordingParser.parse(try Self.recording(), file: "session.ndjson").problems
+        #expect(problems.map(\.location.description)
+                == ["session.ndjson:3", "session.ndjson:5", "session.ndjson:7", "session.ndjson:8", "session.ndjson:9"])
+        let messages = problems.map(\.message)
+        #expect(messages[0].hasPrefix("not a recorded frame (no \"text\"), left out; expected a line like "
+                                      + #"{"time":"2026-11-22T02:30:11.123Z","key":"…","text":"…"}, found {"time""#))
+        #expect(messages[1].hasPrefix("not a recorded frame (not JSON)"))
+        #expect(messages[2].contains("Expected an ISO 8601 time"))
+        #expect(messages[3].hasPrefix("not a recorded frame (not a JSON object)"))
+        #expect(messages[4].hasPrefix("not a recorded frame (\"text\" is not a string)"))
+    }
+
+    @Test(arguments: ["session.ndjson", "session.log", "session.json"])
+    func aRecordingIsRecognisedByItsExtensionOrItsFirstLine(_ name: String) throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(name, try Self.recording())
+        let loader = ReplayLoader(currentDirectory: directory.path)
+        #expect(try loader.source(for: name) == .recording(path: name))
+        let playlist = try loader.load(arguments: [name])
+        #expect(playlist.items.count == 3)
+        #expect(playlist.problems.first?.location == ReplaySourceLocation(file: name, line: 3))
+    }
+
+    @Test func anNDJSONFileOfOnlyBadLinesIsStillARecordingWithProblems() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("broken.ndjson", "oops\n{}\n")
+        let playlist = try ReplayLoader(currentDirectory: directory.path).load(arguments: ["broken.ndjson"])
+        #expect(playlist.items.isEmpty)
+        #expect(playlist.problems.map(\.location.line) == [1, 2])
+    }
+
+    @Test func aFrameRecordedByTheRecorderReadsBackExactly() throws {
+        let text = "MSG\t118f91f:UdoBre1M\t{\"t\":1,\"cm\":\"\\uD83C\\uDF38 \\/ tab\\there\"}"
+        let line = try recordedLine("2026-11-22T02:30:11.123Z", text)
+        let playlist = RecordingParser.parse(line + "\n", file: "r.ndjson")
+        #expect(playlist.items.map(\.text) == [text])
+        #expect(playlist.items.first?.content == .recordedFrame(text: text, recordedKey: "118f91f:UdoBre1M", offset: .zero))
+    }
+}
