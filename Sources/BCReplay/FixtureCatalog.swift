@@ -40,6 +40,12 @@ public struct FixtureCatalog: Hashable, Sendable, Codable {
         /// What was chosen: `35-gift-small-heart-captured-shape`, `t=35 (gift): 8 fixtures`.
         public var description: String
 
+        public init(query: String, fixtures: [Fixture], description: String) {
+            self.query = query
+            self.fixtures = fixtures
+            self.description = description
+        }
+
         /// The fixtures as items to send.
         public var items: [ReplayItem] { fixtures.map(\.item) }
     }
