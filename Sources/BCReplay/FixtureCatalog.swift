@@ -67,7 +67,7 @@ public struct FixtureCatalog: Hashable, Sendable, Codable {
             return chosen.isEmpty ? nil : Selection(query: query, fixtures: chosen,
                                                     description: "kinds not in the catalogue: \(count(chosen))")
         }
-        if let kind = BCType.allCases.first(where: { $0.name.lowercased() == word || $0.kebabName == word }) {
+        if let kind = Self.kind(named: word) {
             let chosen = fixtures.filter { $0.kind == kind }
             return chosen.isEmpty ? nil : Selection(query: query, fixtures: chosen,
                                                     description: "\(kind.name) (t=\(kind.rawValue)): \(count(chosen))")
@@ -121,6 +121,11 @@ public struct FixtureCatalog: Hashable, Sendable, Codable {
         let digits = word.hasPrefix("t=") ? word.dropFirst(2) : Substring(word)
         guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
         return Int(digits)
+    }
+
+    /// The kind a normalized word names: `gift`, `viewercountchanged` or `viewer-count-changed`.
+    static func kind(named word: String) -> BCType? {
+        BCType.allCases.first { $0.name.lowercased() == word || $0.kebabName == word }
     }
 
     static func kindName(of t: Int) -> String {

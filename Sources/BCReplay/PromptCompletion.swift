@@ -74,7 +74,7 @@ public struct PromptCompletion: Hashable, Sendable {
             return "no fixture of t=\(t) (\(FixtureCatalog.kindName(of: t))) in \(catalog.folder)"
                 + nearest(to: t) + ". " + help
         }
-        if let kind = BCType.allCases.first(where: { $0.name.lowercased() == lowered.text || $0.kebabName == lowered.text }) {
+        if let kind = FixtureCatalog.kind(named: lowered.text) {
             return "no fixture of \(kind.name) (t=\(kind.rawValue)) in \(catalog.folder). " + help
         }
         var guesses = completions(for: word)

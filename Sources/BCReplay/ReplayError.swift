@@ -34,7 +34,8 @@ public enum ReplayError: Error, Hashable, Sendable, Codable, CustomStringConvert
             return "cannot read \(path): \(reason). Expected \(Self.expectedSources)."
         case .neitherFixtureNorRecording(let path):
             return "\(path) is neither a fixture nor a recording. Expected a fixture (a .json file holding one "
-                + "message's JSON) or a recording (.ndjson, one {\"time\":\"…Z\",\"key\":\"…\",\"text\":\"…\"} a line, "
+                + "message's JSON) or a recording (.ndjson, one "
+                + #"{"time":"…Z","key":"…","text":"…"}"# + " a line, "
                 + "as `bcstream listen --record` writes)."
         case .noFixtures(let folder):
             return "\(folder) holds no fixture: expected *.json files directly inside, one message each."

@@ -158,7 +158,8 @@ public struct ReplayLoader: Hashable, Sendable {
 
     /// A path made absolute against the current directory.
     func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : (currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/") + path
+        if path.hasPrefix("/") { return path }
+        return currentDirectory.hasSuffix("/") ? currentDirectory + path : currentDirectory + "/" + path
     }
 
     private func isDirectory(_ absolutePath: String) -> Bool {

@@ -67,7 +67,8 @@ import Testing
     }
 
     @Test func aKindWithoutAnyFixtureFailsSayingWhichIsNeeded() throws {
-        let catalog = try Self.catalog(without: ["116-cheer-level-up-rank-up", "116-cheer-level-up-level-only-as-strings"])
+        let catalog = try Self.catalog(without: ["116-cheer-level-up-rank-up",
+                                                 "116-cheer-level-up-level-only-as-strings"])
         let error = #expect(throws: ReplayError.self) { try DemoScript(catalog: catalog) }
         #expect(error == .demoFixtureMissing(t: 116, kind: "cheerLevelUp", example: "116-cheer-level-up-rank-up",
                                              folder: "Tests/Payloads"))

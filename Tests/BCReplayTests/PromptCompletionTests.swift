@@ -30,7 +30,8 @@ import Testing
     @Test func nothingTypedOffersEverything() {
         let all = Self.prompt.completions(for: "")
         #expect(all.prefix(7) == ["1", "3", "8", "35", "38", "116", "999"])
-        #expect(all.dropFirst(7).prefix(7) == ["comment", "join", "liveEnded", "gift", "topGifters", "cheerLevelUp", "unknown"])
+        #expect(all.dropFirst(7).prefix(7)
+                == ["comment", "join", "liveEnded", "gift", "topGifters", "cheerLevelUp", "unknown"])
         #expect(all.count == 7 + 7 + Self.names.count)
     }
 
@@ -45,9 +46,11 @@ import Testing
         #expect(Self.prompt.completedText(for: typed) == expected)
     }
 
+    static let gifts = ["35-gift-count-8", "35-gift-count-int-1", "35-gift-small-heart-captured-shape"]
+
     @Test(arguments: [
-        ("35", ["35-gift-count-8", "35-gift-count-int-1", "35-gift-small-heart-captured-shape"], "t=35 (gift): 3 fixtures"),
-        ("  gift ", ["35-gift-count-8", "35-gift-count-int-1", "35-gift-small-heart-captured-shape"], "gift (t=35): 3 fixtures"),
+        ("35", gifts, "t=35 (gift): 3 fixtures"),
+        ("  gift ", gifts, "gift (t=35): 3 fixtures"),
         ("35-gift-small-heart", ["35-gift-small-heart-captured-shape"], "35-gift-small-heart-captured-shape"),
         ("8-live-ended-bare", ["8-live-ended-bare"], "8-live-ended-bare"),
         ("cheer-level-up", ["116-cheer-level-up-rank-up"], "cheerLevelUp (t=116): 1 fixture"),

@@ -72,7 +72,8 @@ import Testing
     }
 
     @Test func argumentsPlayInTheOrderGiven() throws {
-        let playlist = try Checkout.loader.load(arguments: ["8-live-ended-bare", "23", "Tests/Payloads/3-join-wire-shape.json"])
+        let arguments = ["8-live-ended-bare", "23", "Tests/Payloads/3-join-wire-shape.json"]
+        let playlist = try Checkout.loader.load(arguments: arguments)
         #expect(playlist.items.compactMap(\.fixtureName)
                 == ["8-live-ended-bare", "23-viewer-count-changed-44-online", "3-join-wire-shape"])
         #expect(playlist.items[2].location.file == "Tests/Payloads/3-join-wire-shape.json")
@@ -179,8 +180,9 @@ import Testing
         #expect(problems.map(\.location.description)
                 == ["session.ndjson:3", "session.ndjson:5", "session.ndjson:7", "session.ndjson:8", "session.ndjson:9"])
         let messages = problems.map(\.message)
-        #expect(messages[0].hasPrefix("not a recorded frame (no \"text\"), left out; expected a line like "
-                                      + #"{"time":"2026-11-22T02:30:11.123Z","key":"…","text":"…"}, found {"time""#))
+        #expect(messages[0].hasPrefix(#"not a recorded frame (no "text"), left out; expected a line like "#
+                                      + #"{"time":"2026-11-22T02:30:11.123Z","key":"…","text":"…"}, found "#
+                                      + #"{"time""#))
         #expect(messages[1].hasPrefix("not a recorded frame (not JSON)"))
         #expect(messages[2].contains("Expected an ISO 8601 time"))
         #expect(messages[3].hasPrefix("not a recorded frame (not a JSON object)"))
@@ -211,6 +213,7 @@ import Testing
         let line = try recordedLine("2026-11-22T02:30:11.123Z", text)
         let playlist = RecordingParser.parse(line + "\n", file: "r.ndjson")
         #expect(playlist.items.map(\.text) == [text])
-        #expect(playlist.items.first?.content == .recordedFrame(text: text, recordedKey: "118f91f:UdoBre1M", offset: .zero))
+        #expect(playlist.items.first?.content
+                == .recordedFrame(text: text, recordedKey: "118f91f:UdoBre1M", offset: .zero))
     }
 }

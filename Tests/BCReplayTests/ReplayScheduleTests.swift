@@ -47,7 +47,8 @@ import Testing
     }
 
     @Test func aFrameRecordedBeforeThePreviousOneGoesAtOnce() {
-        let items = [Self.frame(0, line: 1), Self.frame(2000, line: 2), Self.frame(1500, line: 3), Self.frame(1600, line: 4)]
+        let items = [Self.frame(0, line: 1), Self.frame(2000, line: 2), Self.frame(1500, line: 3),
+                     Self.frame(1600, line: 4)]
         #expect(Self.delays(items, .init()) == [.zero, .seconds(2), .zero, .milliseconds(100)])
     }
 
