@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "BCMessages", targets: ["BCMessages"]),
+        .library(name: "BCWebSocket", targets: ["BCWebSocket"]),
         .executable(name: "bcstream", targets: ["bcstream"]),
     ],
     dependencies: [
@@ -15,6 +16,15 @@ let package = Package(
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
         .target(name: "BCMessages"),
+        // Debian's libwebsockets-dev 4.1.6, seen through module.modulemap + shim.h.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        // The WebSocket client and server over libwebsockets. Its own target because both the
+        // listener (client) and the replay tool (server) import it.
+        .target(name: "BCWebSocket", dependencies: ["CLibWebSockets"]),
         .executableTarget(
             name: "bcstream",
             dependencies: [
@@ -30,6 +40,7 @@ let package = Package(
             ],
             exclude: ["Goldens"]
         ),
+        .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket"]),
     ],
     swiftLanguageModes: [.v6]
 )
