@@ -3,9 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "BCStream",
-    platforms: [.macOS(.v13), .iOS(.v16)],
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .library(name: "BCMessages", targets: ["BCMessages"]),
+        .library(name: "BCWebSocket", targets: ["BCWebSocket"]),
         .library(name: "BCListener", targets: ["BCListener"]),
         .library(name: "BCReplay", targets: ["BCReplay"]),
         .executable(name: "bcstream", targets: ["bcstream"]),
@@ -17,16 +18,28 @@ let package = Package(
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
         .target(name: "BCMessages"),
-        // The subscription client. For now only its socket-free half: bcsvr lines, the session state machine
-        // (protocol, keepalive, reconnect decisions) and the events it reports.
-        .target(name: "BCListener", dependencies: ["BCMessages"]),
-        // Fixtures and recordings: finding and loading them, the pace they play at, the demo's script and the
-        // prompt's completion. Socket-free: a server that sends the items to subscribers is built on top.
-        .target(name: "BCReplay", dependencies: ["BCMessages", "BCListener"]),
+        // Debian's libwebsockets-dev 4.1.6, seen through module.modulemap + shim.h.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        // The WebSocket client and server over libwebsockets. Its own target because both the
+        // listener (client) and the replay tool (server) import it.
+        .target(name: "BCWebSocket", dependencies: ["CLibWebSockets"]),
+        // The subscription client: bcsvr lines, the session state machine (protocol, keepalive, reconnect
+        // decisions), and the listener that performs its decisions on a libwebsockets connection.
+        .target(name: "BCListener", dependencies: ["BCMessages", "BCWebSocket"]),
+        // Fixtures and recordings: finding and loading them, the pace they play at, the demo's script, the
+        // prompt's completion, and the bcsvr server that sends them to subscribers.
+        .target(name: "BCReplay", dependencies: ["BCMessages", "BCListener", "BCWebSocket"]),
         .executableTarget(
             name: "bcstream",
             dependencies: [
                 "BCMessages",
+                "BCListener",
+                "BCReplay",
+                "BCWebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,7 +51,8 @@ let package = Package(
             ],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "BCListenerTests", dependencies: ["BCListener", "BCMessages"]),
+        .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket"]),
+        .testTarget(name: "BCListenerTests", dependencies: ["BCListener", "BCMessages", "BCWebSocket"]),
         .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages"]),
         // Runs the built command as a user would.
         .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages"]),

@@ -1,0 +1,785 @@
+import CLibWebSockets
+import Foundation
+import Synchronization
+
+/// One lws context and the OS thread that services it.
+///
+/// Threading invariant (the reason for `@unchecked Sendable`): everything below the `mailbox` is
+/// touched only on the service thread: in `run()`, in lws callbacks (which lws makes from inside
+/// `lws_service` or `lws_context_destroy` on that thread) and in the sul timer callbacks (same). The
+/// only state shared with other threads is `mailbox`, guarded by its `Mutex`, and `nextID`, an
+/// `Atomic`. The only lws call made off the service thread is `lws_cancel_service`, and it is made
+/// while holding the mailbox lock, so it can never race `lws_context_destroy` (the service thread
+/// clears the published context under the same lock before destroying it).
+final class ServiceCore: @unchecked Sendable {
+    private struct Mailbox {
+        var commands: [ServiceCommand] = []
+        /// The context's address once created, 0 before and from the moment destruction starts.
+        var contextAddress: UInt = 0
+        var finished = false
+        var start: ServiceStart?
+        var startWaiters: [CheckedContinuation<ServiceStart, Never>] = []
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let mailbox = Mutex(Mailbox())
+    private let nextID = Atomic<UInt64>(1)
+    let role: ServiceRole
+
+    // MARK: Service-thread state
+
+    private var context: OpaquePointer?
+    private var sessions: [UInt64: ServiceSession] = [:]
+    private var stopping = false
+    private var destroying = false
+    private var stopDeadlinePassed = false
+    private var stopTimer: UnsafeMutablePointer<bc_lws_timer_t>?
+    /// Timers whose session ended; freed after the current service pass, outside any callback.
+    private var retiredTimers: [UnsafeMutablePointer<bc_lws_timer_t>] = []
+    /// Client vhosts by TLS trust and deflate choice: lws keeps these per vhost.
+    private var vhosts: [VhostKey: OpaquePointer] = [:]
+    /// Retry/idle policies by (ping, hangup): lws keeps a pointer to them in each wsi.
+    private var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
+    /// C memory that must outlive the context: protocol and extension tables and their strings.
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var extensions: UnsafeMutablePointer<lws_extension>?
+    private var permanentStrings: [UnsafeMutablePointer<CChar>] = []
+
+    private struct VhostKey: Hashable {
+        var caFile: String?
+        var permessageDeflate: Bool
+    }
+
+    private struct RetryKey: Hashable {
+        var ping: UInt16
+        var hangup: UInt16
+    }
+
+    static let protocolName = "bcstream"
+
+    init(role: ServiceRole) {
+        self.role = role
+    }
+
+    // MARK: Any thread
+
+    /// Starts the service thread; it holds the core until the context is destroyed.
+    func start(threadName: String) {
+        let thread = Thread { [self] in
+            self.run()
+        }
+        thread.name = threadName
+        thread.start()
+    }
+
+    func makeID() -> UInt64 {
+        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Queues a command and wakes the service thread. `false` once the core has finished.
+    @discardableResult
+    func submit(_ command: ServiceCommand) -> Bool {
+        mailbox.withLock { box in
+            guard !box.finished else { return false }
+            box.commands.append(command)
+            if box.contextAddress != 0, let context = OpaquePointer(bitPattern: box.contextAddress) {
+                lws_cancel_service(context)
+            }
+            return true
+        }
+    }
+
+    /// Waits until the context exists (or failed to).
+    func waitUntilStarted() async -> ServiceStart {
+        await withCheckedContinuation { continuation in
+            let ready: ServiceStart? = mailbox.withLock { box in
+                if let start = box.start { return start }
+                box.startWaiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Waits until the context is destroyed and the thread is done with it.
+    func waitUntilFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = mailbox.withLock { box in
+                if box.finished { return true }
+                box.finishWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    // MARK: Service thread: lifecycle
+
+    private func run() {
+        lws_set_log_level(Self.logLevel, nil)
+        guard let context = createContext() else {
+            freeTables()
+            let message: String
+            if case .server(let configuration, _) = role {
+                message = "could not listen on \(configuration.host):\(configuration.port)"
+            } else {
+                message = "lws_create_context failed"
+            }
+            finishMailbox(start: .failed(message))
+            return
+        }
+        self.context = context
+        var port = 0
+        if case .server = role, let vhost = lws_get_vhost_by_name(context, "bc-0") {
+            port = Int(lws_get_vhost_listen_port(vhost))
+        }
+        let waiters = mailbox.withLock { box in
+            box.contextAddress = UInt(bitPattern: context)
+            box.start = .running(port: port)
+            let waiters = box.startWaiters
+            box.startWaiters = []
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: .running(port: port)) }
+        // Commands queued before the context existed had no one to wake them.
+        drainCommands()
+
+        while !(stopping && (sessions.isEmpty || stopDeadlinePassed)) {
+            if lws_service(context, 0) < 0 { break }
+            freeRetiredTimers()
+        }
+
+        // Past this point no other thread may reach the context.
+        mailbox.withLock { $0.contextAddress = 0 }
+        stopping = true
+        for session in sessions.values { retireTimer(of: session) }
+        if let stopTimer { lws_sul_cancel(Self.sul(of: stopTimer)) }
+        destroying = true
+        lws_context_destroy(context)
+        self.context = nil
+        for session in Array(sessions.values) {
+            finish(session, closed: WebSocketCloseReason(
+                code: 1001, text: "", initiatedLocally: true, cause: .loopStopped))
+        }
+        freeRetiredTimers()
+        stopTimer?.deallocate()
+        stopTimer = nil
+        freeTables()
+        if case .server(_, let events) = role { events.finish() }
+        finishMailbox(start: nil)
+    }
+
+    private func finishMailbox(start: ServiceStart?) {
+        let (leftover, startWaiters, finishWaiters, startResult) = mailbox.withLock { box in
+            box.finished = true
+            if let start { box.start = start }
+            let result = box.start ?? .failed("stopped before starting")
+            box.start = result
+            let taken = (box.commands, box.startWaiters, box.finishWaiters, result)
+            box.commands = []
+            box.startWaiters = []
+            box.finishWaiters = []
+            return taken
+        }
+        for command in leftover {
+            if case .openClient(_, _, _, let events) = command {
+                events.yield(.failed(.other("the WebSocket loop has stopped")))
+                events.finish()
+            }
+        }
+        for waiter in startWaiters { waiter.resume(returning: startResult) }
+        for waiter in finishWaiters { waiter.resume() }
+    }
+
+    private static var logLevel: Int32 {
+        if let text = ProcessInfo.processInfo.environment["BC_LWS_LOG"], let level = Int32(text) {
+            return level
+        }
+        return bc_lws_log_errors()
+    }
+
+    private func permanentString(_ text: String) -> UnsafeMutablePointer<CChar>? {
+        guard let copy = strdup(text) else { return nil }
+        permanentStrings.append(copy)
+        return copy
+    }
+
+    private func createContext() -> OpaquePointer? {
+        let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(permanentString(Self.protocolName))
+        protocols[0].callback = bcServiceCallback
+        self.protocols = protocols
+
+        let extensions = UnsafeMutablePointer<lws_extension>.allocate(capacity: 2)
+        extensions.initialize(repeating: lws_extension(), count: 2)
+        extensions[0].name = UnsafePointer(permanentString("permessage-deflate"))
+        extensions[0].callback = lws_extension_callback_pm_deflate
+        extensions[0].client_offer = UnsafePointer(permanentString("permessage-deflate; client_max_window_bits"))
+        self.extensions = extensions
+
+        var info = lws_context_creation_info()
+        info.protocols = UnsafePointer(protocols)
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.options = bc_lws_option_ssl_global_init()
+        info.gid = -1
+        info.uid = -1
+        info.vhost_name = UnsafePointer(permanentString("bc-0"))
+        switch role {
+        case .client:
+            info.port = bc_lws_port_no_listen()
+            info.extensions = UnsafePointer(extensions)
+        case .server(let configuration, _):
+            info.port = Int32(configuration.port)
+            info.iface = UnsafePointer(permanentString(configuration.host))
+            if configuration.permessageDeflate { info.extensions = UnsafePointer(extensions) }
+            if AddressResolver.isIPv4(configuration.host) {
+                info.options |= bc_lws_option_disable_ipv6()
+            }
+        }
+        guard let context = lws_create_context(&info) else { return nil }
+        if case .client = role, let base = lws_get_vhost_by_name(context, "bc-0") {
+            vhosts[VhostKey(caFile: nil, permessageDeflate: true)] = base
+        }
+        return context
+    }
+
+    private func freeTables() {
+        protocols?.deallocate()
+        protocols = nil
+        extensions?.deallocate()
+        extensions = nil
+        for policy in retryPolicies.values { policy.deallocate() }
+        retryPolicies = [:]
+        for text in permanentStrings { free(text) }
+        permanentStrings = []
+        vhosts = [:]
+    }
+
+    // MARK: Service thread: commands
+
+    /// Runs every queued command; called from LWS_CALLBACK_EVENT_WAIT_CANCELLED (lws delivers it
+    /// once per vhost, so this must be, and is, harmless when the queue is empty).
+    fileprivate func drainCommands() {
+        let commands = mailbox.withLock { box in
+            let taken = box.commands
+            box.commands = []
+            return taken
+        }
+        for command in commands { perform(command) }
+    }
+
+    private func perform(_ command: ServiceCommand) {
+        switch command {
+        case .openClient(let id, let url, let configuration, let events):
+            guard !stopping else {
+                events.yield(.failed(.other("the WebSocket loop has stopped")))
+                events.finish()
+                return
+            }
+            let session = ServiceSession(
+                id: id,
+                client: .init(url: url, configuration: configuration, events: events),
+                stage: .resolving,
+                maxMessageSize: configuration.maxMessageSize)
+            sessions[id] = session
+            startConnectTimer(session, after: configuration.connectTimeout)
+
+        case .resolved(let id, let result):
+            guard let session = sessions[id], session.stage == .resolving else { return }
+            switch result {
+            case .success(let addresses):
+                session.client?.addresses = addresses
+                connectNextAddress(session)
+            case .failure(let failure):
+                finish(session, failed: failure)
+            }
+
+        case .connectNextAddress(let id):
+            guard let session = sessions[id], !session.finished, session.stage == .connecting else { return }
+            connectNextAddress(session)
+
+        case .send(let id, let bytes, let binary, let fragments):
+            guard let session = sessions[id], !session.finished, session.closeRequest == nil else { return }
+            session.enqueue(bytes, binary: binary, fragments: fragments)
+            if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
+
+        case .close(let id, let code, let reason):
+            guard let session = sessions[id] else { return }
+            requestClose(session, code: Self.sendableCloseCode(code), text: reason, cause: .requested)
+
+        case .consumerGone(let id):
+            guard let session = sessions[id] else { return }
+            requestClose(session, code: 1000, text: "", cause: .requested)
+
+        case .stall(let id, let stalled):
+            guard let session = sessions[id], let wsi = session.wsi, session.isOpen else { return }
+            session.stalled = stalled
+            lws_rx_flow_control(wsi, stalled ? 0 : 1)
+            if !stalled, session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
+
+        case .stop:
+            beginStop()
+        }
+    }
+
+    private func requestClose(_ session: ServiceSession, code: UInt16, text: String,
+                              cause: WebSocketCloseReason.Cause) {
+        guard !session.finished else { return }
+        guard session.isOpen, let wsi = session.wsi else {
+            // Not open yet: abandon the attempt.
+            if let wsi = session.wsi { bc_lws_kill_async(wsi) }
+            session.wsi = nil
+            finish(session, failed: .cancelled)
+            return
+        }
+        guard session.closeRequest == nil else { return }
+        session.closeRequest = (code, text, cause)
+        if session.stalled {
+            // A stalled session is closed without ceremony: it would never drain its queue.
+            session.stalled = false
+            lws_rx_flow_control(wsi, 1)
+        }
+        lws_callback_on_writable(wsi)
+    }
+
+    private func beginStop() {
+        guard !stopping else { return }
+        stopping = true
+        for session in Array(sessions.values) {
+            requestClose(session, code: 1001, text: "going away", cause: .loopStopped)
+        }
+        // Give open sessions a moment to exchange close frames, then destroy regardless.
+        if let context, !sessions.isEmpty {
+            let timer = UnsafeMutablePointer<bc_lws_timer_t>.allocate(capacity: 1)
+            timer.initialize(to: bc_lws_timer_t())
+            timer.pointee.session_id = 0
+            timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+            stopTimer = timer
+            lws_sul_schedule(context, 0, Self.sul(of: timer), bcTimerCallback, 1_000_000)
+        }
+    }
+
+    /// Close codes an endpoint may put on the wire (RFC 6455 7.4); anything else becomes 1000.
+    static func sendableCloseCode(_ code: UInt16) -> UInt16 {
+        switch code {
+        case 1000...1003, 1007...1014, 3000...4999: code
+        default: 1000
+        }
+    }
+
+    // MARK: Service thread: client connect
+
+    private func startConnectTimer(_ session: ServiceSession, after timeout: Duration) {
+        guard let context else { return }
+        let timer = UnsafeMutablePointer<bc_lws_timer_t>.allocate(capacity: 1)
+        timer.initialize(to: bc_lws_timer_t())
+        timer.pointee.session_id = session.id
+        timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        session.timer = timer
+        let (seconds, attoseconds) = timeout.components
+        let microseconds = max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        lws_sul_schedule(context, 0, Self.sul(of: timer), bcTimerCallback, microseconds)
+    }
+
+    fileprivate func timerFired(sessionID: UInt64) {
+        if sessionID == 0 {
+            stopDeadlinePassed = true
+            return
+        }
+        guard let session = sessions[sessionID], !session.finished, !session.isOpen,
+              let client = session.client else { return }
+        if let wsi = session.wsi { bc_lws_kill_async(wsi) }
+        session.wsi = nil
+        finish(session, failed: .timedOut(after: client.configuration.connectTimeout))
+    }
+
+    private func connectNextAddress(_ session: ServiceSession) {
+        guard let context, var client = session.client else { return }
+        guard client.nextAddress < client.addresses.count else {
+            finish(session, failed: session.lastFailure ?? .refused)
+            return
+        }
+        let address = client.addresses[client.nextAddress]
+        client.nextAddress += 1
+        session.client = client
+        session.stage = .connecting
+
+        let configuration = client.configuration
+        let url = client.url
+        guard let vhost = vhost(for: configuration, secure: url.isSecure) else {
+            finish(session, failed: .tls("could not set up TLS with CA file \(configuration.tls.caFile ?? "(system)")"))
+            return
+        }
+        var temporary: [UnsafeMutablePointer<CChar>] = []
+        defer { for text in temporary { free(text) } }
+        func cString(_ text: String?) -> UnsafePointer<CChar>? {
+            guard let text, let copy = strdup(text) else { return nil }
+            temporary.append(copy)
+            return UnsafePointer(copy)
+        }
+
+        var info = lws_client_connect_info()
+        info.context = context
+        info.vhost = vhost
+        info.address = cString(address)
+        info.port = Int32(url.port)
+        info.path = cString(url.path)
+        info.host = cString(url.authority)
+        info.origin = cString(configuration.origin)
+        info.protocol = cString(configuration.subprotocol)
+        info.local_protocol_name = cString(Self.protocolName)
+        info.ietf_version_or_minus_one = -1
+        if url.isSecure {
+            info.ssl_connection = bc_lws_ccflag_use_ssl()
+            if configuration.tls.insecure { info.ssl_connection |= bc_lws_ccflag_insecure() }
+            // No h2 in ALPN: lws 4.1 cannot do WebSocket over HTTP/2 as a client.
+            info.alpn = cString("http/1.1")
+        }
+        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(session.id))
+        info.retry_and_idle_policy = UnsafePointer(retryPolicy(for: configuration))
+
+        // lws copies the strings into its own stash. It may also call CONNECTION_ERROR before
+        // returning, which then has already finished the session or moved it on.
+        session.inConnectCall = true
+        session.errorDuringConnectCall = false
+        let wsi = lws_client_connect_via_info(&info)
+        session.inConnectCall = false
+        guard !session.finished, !session.errorDuringConnectCall else { return }
+        if let wsi {
+            session.wsi = wsi
+        } else {
+            session.lastFailure = .other("lws_client_connect_via_info failed for \(address)")
+            submit(.connectNextAddress(id: session.id))
+        }
+    }
+
+    private func vhost(for configuration: WebSocketClientConfiguration, secure: Bool) -> OpaquePointer? {
+        let key = VhostKey(caFile: secure && !configuration.tls.insecure ? configuration.tls.caFile : nil,
+                           permessageDeflate: configuration.permessageDeflate)
+        if let vhost = vhosts[key] { return vhost }
+        guard let context else { return nil }
+        var info = lws_context_creation_info()
+        info.port = bc_lws_port_no_listen()
+        info.protocols = UnsafePointer(protocols)
+        info.extensions = key.permessageDeflate ? UnsafePointer(extensions) : nil
+        info.options = bc_lws_option_ssl_global_init()
+        info.gid = -1
+        info.uid = -1
+        info.vhost_name = UnsafePointer(permanentString("bc-\(vhosts.count + 1)"))
+        if let caFile = key.caFile {
+            info.client_ssl_ca_filepath = UnsafePointer(permanentString(caFile))
+        }
+        guard let vhost = lws_create_vhost(context, &info) else { return nil }
+        vhosts[key] = vhost
+        return vhost
+    }
+
+    private func retryPolicy(for configuration: WebSocketClientConfiguration) -> UnsafeMutablePointer<lws_retry_bo_t> {
+        let (ping, hangup) = configuration.validitySeconds
+        let key = RetryKey(ping: ping, hangup: hangup)
+        if let policy = retryPolicies[key] { return policy }
+        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        policy.initialize(to: lws_retry_bo_t())
+        // No retry table: a connection is one attempt; the session layer above retries.
+        policy.pointee.secs_since_valid_ping = ping
+        policy.pointee.secs_since_valid_hangup = hangup
+        retryPolicies[key] = policy
+        return policy
+    }
+
+    // MARK: Service thread: ending sessions
+
+    private func retireTimer(of session: ServiceSession) {
+        guard let timer = session.timer else { return }
+        if !destroying { lws_sul_cancel(Self.sul(of: timer)) }
+        session.timer = nil
+        retiredTimers.append(timer)
+    }
+
+    private func freeRetiredTimers() {
+        for timer in retiredTimers { timer.deallocate() }
+        retiredTimers = []
+    }
+
+    private func finish(_ session: ServiceSession, failed failure: WebSocketConnectFailure) {
+        guard !session.finished else { return }
+        session.finished = true
+        retireTimer(of: session)
+        sessions[session.id] = nil
+        session.client?.events.yield(.failed(failure))
+        session.client?.events.finish()
+    }
+
+    private func finish(_ session: ServiceSession, closed reason: WebSocketCloseReason) {
+        guard !session.finished else { return }
+        session.finished = true
+        retireTimer(of: session)
+        sessions[session.id] = nil
+        session.wsi = nil
+        if let client = session.client {
+            client.events.yield(.closed(reason))
+            client.events.finish()
+        } else if case .server(_, let events) = role {
+            events.yield(.disconnected(ClientID(rawValue: session.id)))
+        }
+    }
+
+    // MARK: Service thread: lws callbacks
+
+    private func session(of wsi: OpaquePointer) -> ServiceSession? {
+        guard let raw = lws_get_opaque_user_data(wsi) else { return nil }
+        return sessions[UInt64(UInt(bitPattern: raw))]
+    }
+
+    fileprivate func handle(wsi: OpaquePointer, reason: lws_callback_reasons, user: UnsafeMutableRawPointer?,
+                            input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            if !destroying { drainCommands() }
+            return 0
+
+        // Client
+        case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+            if let session = session(of: wsi), session.stage == .connecting { session.stage = .upgrading }
+            return 0
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            guard let session = session(of: wsi) else { return -1 }
+            return opened(session, wsi: wsi)
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            if let session = session(of: wsi) { connectionError(session, wsi: wsi, input: input, length: length) }
+            return 0
+        case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
+            guard let session = session(of: wsi) else { return 0 }
+            return received(session, wsi: wsi, input: input, length: length)
+        case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
+            session(of: wsi)?.lastValidity = .now
+            return 0
+        case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
+            guard let session = session(of: wsi) else { return 0 }
+            return writable(session, wsi: wsi)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            if let session = session(of: wsi) { session.peerClose = Self.parseClose(input, length) }
+            return 0
+        case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED:
+            if let session = session(of: wsi) { closed(session) }
+            return 0
+
+        // Server
+        case LWS_CALLBACK_ESTABLISHED:
+            guard case .server(let configuration, let events) = role, !stopping else { return -1 }
+            let session = ServiceSession(id: makeID(), client: nil, stage: .open,
+                                         maxMessageSize: configuration.maxMessageSize)
+            session.wsi = wsi
+            sessions[session.id] = session
+            lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: UInt(session.id)))
+            events.yield(.connected(ClientID(rawValue: session.id)))
+            return 0
+
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+    }
+
+    private func opened(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
+        guard !session.finished else { return -1 }
+        retireTimer(of: session)
+        session.wsi = wsi
+        session.stage = .open
+        session.lastValidity = .now
+        session.client?.events.yield(.opened)
+        if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    private func connectionError(_ session: ServiceSession, wsi: OpaquePointer,
+                                 input: UnsafeMutableRawPointer?, length: Int) {
+        guard !session.finished, let client = session.client else { return }
+        if session.inConnectCall { session.errorDuringConnectCall = true }
+        if stopping {
+            finish(session, failed: .cancelled)
+            return
+        }
+        let message = Self.text(input, length)
+        let status = Int(lws_http_client_http_response(wsi))
+        let failure = ConnectFailureClassifier.classify(
+            message: message, httpStatus: status,
+            reachedUpgrade: session.stage == .upgrading, secure: client.url.isSecure)
+        session.wsi = nil
+        if failure == .refused, client.nextAddress < client.addresses.count {
+            // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).
+            session.lastFailure = failure
+            session.stage = .connecting
+            submit(.connectNextAddress(id: session.id))
+            return
+        }
+        finish(session, failed: failure)
+    }
+
+    private func received(_ session: ServiceSession, wsi: OpaquePointer,
+                          input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        guard !session.finished, session.localClose == nil, session.isOpen else { return 0 }
+        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+        let outcome = session.assembler.append(
+            chunk,
+            first: lws_is_first_fragment(wsi) != 0,
+            final: lws_is_final_fragment(wsi) != 0,
+            binary: lws_frame_is_binary(wsi) != 0)
+        switch outcome {
+        case .partial:
+            return 0
+        case .message(let binary, let bytes):
+            if binary {
+                deliver(session, binary: bytes)
+                return 0
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return closeNow(session, wsi: wsi, code: 1007, text: "invalid UTF-8", cause: .invalidUTF8)
+            }
+            deliver(session, text: text)
+            return 0
+        case .tooBig(let limit):
+            return closeNow(session, wsi: wsi, code: 1009, text: "message too big", cause: .messageTooBig(limit: limit))
+        }
+    }
+
+    private func deliver(_ session: ServiceSession, text: String) {
+        if let client = session.client {
+            client.events.yield(.text(text))
+        } else if case .server(_, let events) = role {
+            events.yield(.text(ClientID(rawValue: session.id), text))
+        }
+    }
+
+    private func deliver(_ session: ServiceSession, binary: [UInt8]) {
+        if let client = session.client {
+            client.events.yield(.binary(binary))
+        } else if case .server(_, let events) = role {
+            events.yield(.binary(ClientID(rawValue: session.id), binary))
+        }
+    }
+
+    /// Sets the close frame lws sends when the callback returns -1.
+    private func closeNow(_ session: ServiceSession, wsi: OpaquePointer, code: UInt16, text: String,
+                          cause: WebSocketCloseReason.Cause) -> Int32 {
+        let reason = WebSocketCloseReason(code: code, text: text, initiatedLocally: true, cause: cause)
+        session.localClose = reason
+        var payload = Array(Self.truncatedUTF8(text, maxBytes: 123))
+        payload.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
+        }
+        return -1
+    }
+
+    private func writable(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
+        guard !session.finished, !session.stalled, !destroying else { return 0 }
+        if let frame = session.dequeue() {
+            if Self.write(frame, to: wsi) < 0 { return -1 }
+            if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
+            return 0
+        }
+        if let request = session.closeRequest {
+            return closeNow(session, wsi: wsi, code: request.code, text: request.text, cause: request.cause)
+        }
+        return 0
+    }
+
+    private static func write(_ frame: ServiceSession.Frame, to wsi: OpaquePointer) -> Int32 {
+        let pre = bc_lws_pre()
+        // lws writes its frame header into the LWS_PRE bytes in front of the payload.
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: pre + frame.bytes.count + 1)
+        defer { buffer.deallocate() }
+        frame.bytes.withUnsafeBufferPointer { bytes in
+            if let base = bytes.baseAddress { (buffer + pre).update(from: base, count: bytes.count) }
+        }
+        return lws_write(wsi, buffer + pre, frame.bytes.count,
+                         lws_write_protocol(rawValue: UInt32(bitPattern: frame.flags)))
+    }
+
+    private func closed(_ session: ServiceSession) {
+        guard !session.finished else { return }
+        let reason: WebSocketCloseReason
+        if let local = session.localClose {
+            reason = local
+        } else if let peer = session.peerClose {
+            reason = WebSocketCloseReason(code: peer.code, text: peer.text, initiatedLocally: false, cause: .peerClosed)
+        } else if stopping {
+            reason = WebSocketCloseReason(code: 1001, text: "", initiatedLocally: true, cause: .loopStopped)
+        } else if let silence = silenceWindow(session) {
+            reason = WebSocketCloseReason(code: WebSocketCloseReason.abnormalClosure,
+                                          text: "no pong within \(silence)", initiatedLocally: true,
+                                          cause: .silence(after: silence))
+        } else {
+            reason = WebSocketCloseReason(code: WebSocketCloseReason.abnormalClosure, text: "",
+                                          initiatedLocally: false, cause: .connectionLost)
+        }
+        finish(session, closed: reason)
+    }
+
+    /// lws closes a link silently ("validity timeout") when no pong came for
+    /// `secs_since_valid_hangup`; it does not say so to the callback. A close without a close frame
+    /// that comes at least that long after the last pong (or the open) is that hangup.
+    private func silenceWindow(_ session: ServiceSession) -> Duration? {
+        guard let client = session.client else { return nil }
+        let hangup = Duration.seconds(Int(client.configuration.validitySeconds.hangup))
+        let elapsed = ContinuousClock.now - session.lastValidity
+        return elapsed >= hangup - .milliseconds(500) ? hangup : nil
+    }
+
+    // MARK: Helpers
+
+    static func text(_ input: UnsafeMutableRawPointer?, _ length: Int) -> String {
+        guard let input, length > 0 else { return "" }
+        let bytes = UnsafeRawBufferPointer(start: input, count: length)
+        return String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+
+    /// The close payload lws hands to WS_PEER_INITIATED_CLOSE: a big-endian code, then the reason.
+    static func parseClose(_ input: UnsafeMutableRawPointer?, _ length: Int) -> (code: UInt16, text: String) {
+        guard let input, length >= 2 else { return (1005, "") }
+        let bytes = UnsafeRawBufferPointer(start: input, count: length)
+        let code = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        return (code, String(decoding: bytes.dropFirst(2), as: UTF8.self))
+    }
+
+    static func truncatedUTF8(_ text: String, maxBytes: Int) -> String.UTF8View {
+        var result = ""
+        var used = 0
+        for scalar in text.unicodeScalars {
+            let size = String(scalar).utf8.count
+            if used + size > maxBytes { break }
+            used += size
+            result.unicodeScalars.append(scalar)
+        }
+        return result.utf8
+    }
+
+    /// The sul is the first member of `bc_lws_timer_t`, so both share an address.
+    private static func sul(of timer: UnsafeMutablePointer<bc_lws_timer_t>) -> UnsafeMutablePointer<lws_sorted_usec_list_t> {
+        UnsafeMutableRawPointer(timer).assumingMemoryBound(to: lws_sorted_usec_list_t.self)
+    }
+
+    fileprivate func timerCallback(_ timer: UnsafeMutablePointer<bc_lws_timer_t>) {
+        timerFired(sessionID: timer.pointee.session_id)
+    }
+}
+
+/// The protocol callback lws calls for every wsi of the context; finds the core through the
+/// context's user pointer (the core outlives its context: the service thread holds it).
+private func bcServiceCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let raw = lws_context_user(context) else {
+        return 0
+    }
+    let core = Unmanaged<ServiceCore>.fromOpaque(raw).takeUnretainedValue()
+    return core.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
+}
+
+/// The sul callback of every binding timer: the sul is the first member of `bc_lws_timer_t`.
+private func bcTimerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let timer = bc_lws_timer_from_sul(sul), let owner = timer.pointee.owner else { return }
+    let core = Unmanaged<ServiceCore>.fromOpaque(owner).takeUnretainedValue()
+    core.timerCallback(timer)
+}

@@ -1,0 +1,105 @@
+import CLibWebSockets
+
+/// One WebSocket (client attempt or accepted server client) as the service thread sees it.
+///
+/// Not Sendable and never shared: created, read and mutated only on the service thread (inside lws
+/// callbacks or the service loop), and referenced only from `ServiceCore.sessions`.
+final class ServiceSession {
+    enum Stage {
+        /// Waiting for DNS (client only).
+        case resolving
+        /// `lws_client_connect_via_info` was called; TCP/TLS in progress.
+        case connecting
+        /// The upgrade request was being written: TCP and TLS succeeded.
+        case upgrading
+        /// ESTABLISHED: messages flow.
+        case open
+    }
+
+    /// What the client side needs to connect and to report.
+    struct ClientSide {
+        let url: WebSocketURL
+        let configuration: WebSocketClientConfiguration
+        let events: AsyncStream<WebSocketEvent>.Continuation
+        var addresses: [String] = []
+        var nextAddress = 0
+    }
+
+    /// One frame waiting for WRITEABLE.
+    struct Frame {
+        let bytes: [UInt8]
+        /// lws_write protocol flags (text/binary/continuation, NO_FIN).
+        let flags: Int32
+    }
+
+    let id: UInt64
+    var client: ClientSide?
+    var wsi: OpaquePointer?
+    var stage: Stage
+    var assembler: MessageAssembler
+    /// FIFO of frames; `outgoingHead` avoids O(n) removal from the front.
+    private var outgoing: [Frame] = []
+    private var outgoingHead = 0
+    /// Close frame to send once `outgoing` is drained.
+    var closeRequest: (code: UInt16, text: String, cause: WebSocketCloseReason.Cause)?
+    /// Set when this side decided the close; reported at CLOSED.
+    var localClose: WebSocketCloseReason?
+    /// The peer's close frame, if one came.
+    var peerClose: (code: UInt16, text: String)?
+    /// Reading suspended (server fault injection): no rx, so no pongs either.
+    var stalled = false
+    /// Last time lws saw the link alive by its own rules: open, or a pong.
+    var lastValidity: ContinuousClock.Instant
+    /// Connect timeout timer (client only).
+    var timer: UnsafeMutablePointer<bc_lws_timer_t>?
+    /// The last TCP-level failure, reported if no address is left.
+    var lastFailure: WebSocketConnectFailure?
+    var finished = false
+    /// Inside `lws_client_connect_via_info`, which may report an error before it returns.
+    var inConnectCall = false
+    var errorDuringConnectCall = false
+
+    init(id: UInt64, client: ClientSide?, stage: Stage, maxMessageSize: Int) {
+        self.id = id
+        self.client = client
+        self.stage = stage
+        self.assembler = MessageAssembler(limit: maxMessageSize)
+        self.lastValidity = .now
+    }
+
+    var isOpen: Bool { stage == .open }
+    var hasOutgoing: Bool { outgoingHead < outgoing.count }
+
+    func enqueue(_ bytes: [UInt8], binary: Bool, fragments: Int) {
+        for frame in Self.frames(of: bytes, binary: binary, fragments: fragments) {
+            outgoing.append(frame)
+        }
+    }
+
+    func dequeue() -> Frame? {
+        guard outgoingHead < outgoing.count else { return nil }
+        let frame = outgoing[outgoingHead]
+        outgoingHead += 1
+        if outgoingHead == outgoing.count {
+            outgoing.removeAll(keepingCapacity: true)
+            outgoingHead = 0
+        }
+        return frame
+    }
+
+    /// Splits `bytes` byte for byte into `fragments` frames (fewer if there are fewer bytes): the
+    /// first carries the opcode, the rest are continuations, only the last has FIN.
+    static func frames(of bytes: [UInt8], binary: Bool, fragments: Int) -> [Frame] {
+        let count = max(1, min(fragments, bytes.count))
+        let size = count == 1 ? bytes.count : (bytes.count + count - 1) / count
+        var frames: [Frame] = []
+        var start = 0
+        for index in 0..<count {
+            let end = index == count - 1 ? bytes.count : min(bytes.count, start + size)
+            let flags = bc_lws_write_flags(binary ? 1 : 0, index == 0 ? 1 : 0, index == count - 1 ? 1 : 0)
+            frames.append(Frame(bytes: Array(bytes[start..<end]), flags: flags))
+            start = end
+        }
+        return frames
+    }
+}

@@ -1,0 +1,74 @@
+/// How one client connection attempt behaves. Every property has a default that suits a long-lived
+/// subscription to a public `wss` endpoint.
+public struct WebSocketClientConfiguration: Sendable, Hashable {
+    /// How `wss` certificates are checked.
+    public struct TLS: Sendable, Hashable {
+        /// A PEM file of CA certificates to trust instead of the system store; `nil` uses the system store.
+        public var caFile: String?
+        /// Accept any certificate and host name. Only for a test server you control.
+        public var insecure: Bool
+
+        public init(caFile: String? = nil, insecure: Bool = false) {
+            self.caFile = caFile
+            self.insecure = insecure
+        }
+
+        /// Verify against the system trust store (the default).
+        public static let system = TLS()
+        /// Verify against the CAs in `caFile` only.
+        public static func trusting(caFile: String) -> TLS { TLS(caFile: caFile) }
+        /// Skip verification entirely.
+        public static let insecure = TLS(insecure: true)
+    }
+
+    /// Time allowed for DNS, TCP connect, TLS handshake and the HTTP upgrade together.
+    public var connectTimeout: Duration
+    /// Certificate verification for `wss` URLs; ignored for `ws`.
+    public var tls: TLS
+    /// Offer permessage-deflate (RFC 7692); used only if the server accepts it.
+    public var permessageDeflate: Bool
+    /// Largest reassembled message accepted; a larger one closes the connection with 1009.
+    public var maxMessageSize: Int
+    /// Silence (no pong) after which lws sends a WebSocket ping; whole seconds, at least 1.
+    public var pingInterval: Duration
+    /// Silence (no pong) after which the connection is dropped; whole seconds, more than `pingInterval`.
+    public var hangupAfterSilence: Duration
+    /// `Origin` header to send with the upgrade request; `nil` sends none.
+    public var origin: String?
+    /// `Sec-WebSocket-Protocol` to ask for; `nil` asks for none.
+    public var subprotocol: String?
+
+    public init(
+        connectTimeout: Duration = .seconds(10),
+        tls: TLS = .system,
+        permessageDeflate: Bool = true,
+        maxMessageSize: Int = 1 << 20,
+        pingInterval: Duration = .seconds(30),
+        hangupAfterSilence: Duration = .seconds(60),
+        origin: String? = nil,
+        subprotocol: String? = nil
+    ) {
+        self.connectTimeout = connectTimeout
+        self.tls = tls
+        self.permessageDeflate = permessageDeflate
+        self.maxMessageSize = maxMessageSize
+        self.pingInterval = pingInterval
+        self.hangupAfterSilence = hangupAfterSilence
+        self.origin = origin
+        self.subprotocol = subprotocol
+    }
+
+    /// The ping and hangup thresholds as lws takes them (`uint16_t` seconds), with hangup forced
+    /// above ping because lws asserts `secs_since_valid_hangup > secs_since_valid_ping`.
+    var validitySeconds: (ping: UInt16, hangup: UInt16) {
+        let ping = Self.wholeSeconds(pingInterval, minimum: 1, maximum: 60_000)
+        let hangup = max(Self.wholeSeconds(hangupAfterSilence, minimum: 2, maximum: 65_000), ping + 1)
+        return (ping, hangup)
+    }
+
+    static func wholeSeconds(_ duration: Duration, minimum: UInt16, maximum: UInt16) -> UInt16 {
+        let (seconds, attoseconds) = duration.components
+        let rounded = seconds + (attoseconds > 0 ? 1 : 0)
+        return UInt16(clamping: min(max(rounded, Int64(minimum)), Int64(maximum)))
+    }
+}

@@ -1,0 +1,14 @@
+/// What happens on a client connection, in order: `.opened` then messages then one `.closed`, or a
+/// single `.failed` if the connection never opened. The stream finishes after `.closed`/`.failed`.
+public enum WebSocketEvent: Sendable, Hashable {
+    /// The upgrade succeeded; messages may flow.
+    case opened
+    /// A whole text message, reassembled from its frames.
+    case text(String)
+    /// A whole binary message, reassembled from its frames.
+    case binary([UInt8])
+    /// The open connection ended.
+    case closed(WebSocketCloseReason)
+    /// The connection never opened.
+    case failed(WebSocketConnectFailure)
+}

@@ -1,0 +1,57 @@
+/// One libwebsockets context serviced by one dedicated OS thread, carrying any number of client
+/// connections.
+///
+/// lws is single-threaded: every lws call except `lws_cancel_service` happens on the loop's own
+/// thread. Other threads (and tasks) talk to it through a locked command queue and
+/// `lws_cancel_service`; results come back through each connection's `AsyncStream`. The context is
+/// destroyed on that thread, outside any callback, by `shutdown()` or when the last reference to
+/// the loop (each `WebSocketConnection` holds one) goes away.
+public final class WebSocketLoop: Sendable {
+    let core: ServiceCore
+
+    /// Starts the service thread.
+    /// - Parameter name: the OS thread's name, shown by debuggers and `top -H`.
+    public init(name: String = "BCWebSocket.loop") {
+        core = ServiceCore(role: .client)
+        core.start(threadName: name)
+    }
+
+    /// A process-wide loop for callers that do not need their own; never shut down.
+    public static let shared = WebSocketLoop(name: "BCWebSocket.shared")
+
+    /// Starts one connection attempt. Progress and messages arrive on the returned connection's
+    /// `events`; a failure to connect is an event (`.failed`), never a thrown error. There is no
+    /// reconnect here: after `.closed` or `.failed`, make a new connection.
+    public func connect(
+        to url: WebSocketURL,
+        configuration: WebSocketClientConfiguration = .init()
+    ) -> WebSocketConnection {
+        let id = core.makeID()
+        let (events, continuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
+        continuation.onTermination = { [weak core] _ in
+            // Also runs after we finish the stream ourselves; the session is gone by then.
+            core?.submit(.consumerGone(id: id))
+        }
+        let accepted = core.submit(.openClient(id: id, url: url, configuration: configuration, events: continuation))
+        if accepted {
+            AddressResolver.resolve(host: url.host) { [weak core] result in
+                core?.submit(.resolved(id: id, result))
+            }
+        } else {
+            continuation.yield(.failed(.other("the WebSocket loop has stopped")))
+            continuation.finish()
+        }
+        return WebSocketConnection(id: id, url: url, events: events, loop: self)
+    }
+
+    /// Closes every connection (1001, going away), destroys the context and ends the thread.
+    /// Returns when that is done. Connections made afterwards fail at once.
+    public func shutdown() async {
+        core.submit(.stop)
+        await core.waitUntilFinished()
+    }
+
+    deinit {
+        core.submit(.stop)
+    }
+}

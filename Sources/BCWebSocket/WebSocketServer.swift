@@ -1,0 +1,74 @@
+/// A WebSocket server on its own lws context and service thread (one listening vhost), for the
+/// replay tool and tests.
+///
+/// Everything is asynchronous except startup: `init` returns once the socket listens, so `port`
+/// is final. Sends and closes are queued for the service thread; client activity arrives on
+/// `events`. Plain `ws` only.
+public final class WebSocketServer: Sendable {
+    /// Why the server did not start.
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The address listened on.
+    public let host: String
+    /// The bound port (the one the kernel picked when the configuration said 0).
+    public let port: Int
+    /// Connections, messages and disconnections of all clients, in order. Finishes after `stop()`.
+    public let events: AsyncStream<WebSocketServerEvent>
+    private let core: ServiceCore
+
+    /// Starts listening.
+    /// - Throws: `StartError` when the address cannot be bound (in use, not local, not numeric).
+    public init(configuration: WebSocketServerConfiguration = .init()) async throws {
+        let (events, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
+        let core = ServiceCore(role: .server(configuration, events: continuation))
+        core.start(threadName: "BCWebSocket.server")
+        switch await core.waitUntilStarted() {
+        case .running(let port) where port > 0:
+            self.port = port
+        case .running:
+            core.submit(.stop)
+            throw StartError(description: "lws reported no listening port for \(configuration.host):\(configuration.port)")
+        case .failed(let message):
+            throw StartError(description: message)
+        }
+        self.host = configuration.host
+        self.events = events
+        self.core = core
+    }
+
+    /// Sends `text` to one client, byte for byte. With `fragments` > 1 the UTF-8 bytes are split
+    /// into that many frames (a text frame, then continuations; the split may fall inside a
+    /// character, which WebSocket allows). Ignored if the client is gone.
+    public func send(_ text: String, to client: ClientID, fragments: Int = 1) {
+        core.submit(.send(id: client.rawValue, bytes: Array(text.utf8), binary: false, fragments: fragments))
+    }
+
+    /// Sends a binary message to one client, split like `send(_:to:fragments:)`.
+    public func send(_ bytes: [UInt8], to client: ClientID, fragments: Int = 1) {
+        core.submit(.send(id: client.rawValue, bytes: bytes, binary: true, fragments: fragments))
+    }
+
+    /// Closes one client's connection after what is already queued for it.
+    public func close(_ client: ClientID, code: UInt16 = 1000, reason: String = "") {
+        core.submit(.close(id: client.rawValue, code: code, reason: reason))
+    }
+
+    /// Fault injection: stop reading the client's socket (`lws_rx_flow_control`). lws answers
+    /// pings while it parses input, so this is the one way to stop its pongs too; the TCP
+    /// connection stays up and queued sends are held. `stall(_:false)` resumes.
+    public func stall(_ client: ClientID, _ stalled: Bool = true) {
+        core.submit(.stall(id: client.rawValue, stalled))
+    }
+
+    /// Closes every client (1001), stops listening and ends `events`. Returns when done.
+    public func stop() async {
+        core.submit(.stop)
+        await core.waitUntilFinished()
+    }
+
+    deinit {
+        core.submit(.stop)
+    }
+}

@@ -1,0 +1,53 @@
+// What Swift cannot import from libwebsockets 4.1.6 directly: function-like macros (LWS_PRE),
+// 64-bit option macros whose types the importer may guess wrong, and a timer struct that lets a
+// C sul callback find its owner without a lookup table.
+#ifndef BC_LWS_SHIM_H
+#define BC_LWS_SHIM_H
+
+#include <libwebsockets.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/// Bytes lws needs in front of every buffer passed to lws_write (LWS_PRE is a computed macro).
+static inline size_t bc_lws_pre(void) { return LWS_PRE; }
+
+/// Context/vhost options used by the binding, as plain uint64_t.
+static inline uint64_t bc_lws_option_ssl_global_init(void) { return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; }
+static inline uint64_t bc_lws_option_explicit_vhosts(void) { return LWS_SERVER_OPTION_EXPLICIT_VHOSTS; }
+static inline uint64_t bc_lws_option_disable_ipv6(void) { return LWS_SERVER_OPTION_DISABLE_IPV6; }
+
+/// Listening ports that mean "do not listen".
+static inline int bc_lws_port_no_listen(void) { return CONTEXT_PORT_NO_LISTEN; }
+
+/// lws_write flags for one frame of a (possibly fragmented) message.
+static inline int bc_lws_write_flags(int binary, int is_start, int is_end) {
+    return lws_write_ws_flags(binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, is_start, is_end);
+}
+
+/// Client connect flags.
+static inline int bc_lws_ccflag_use_ssl(void) { return LCCSCF_USE_SSL; }
+static inline int bc_lws_ccflag_insecure(void) {
+    return LCCSCF_ALLOW_SELFSIGNED | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
+           LCCSCF_ALLOW_EXPIRED | LCCSCF_ALLOW_INSECURE;
+}
+
+/// Closes a wsi from outside its own callback: lws closes it on its next service pass.
+static inline void bc_lws_kill_async(struct lws *wsi) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+/// Log levels.
+static inline int bc_lws_log_errors(void) { return LLL_ERR; }
+
+/// A one-shot timer: the sul comes first so the callback's sul pointer is the timer's pointer.
+typedef struct bc_lws_timer {
+    lws_sorted_usec_list_t sul;
+    uint64_t session_id;
+    void *owner;
+} bc_lws_timer_t;
+
+static inline bc_lws_timer_t *bc_lws_timer_from_sul(lws_sorted_usec_list_t *sul) {
+    return (bc_lws_timer_t *)(void *)sul;
+}
+
+#endif

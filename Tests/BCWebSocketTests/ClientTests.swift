@@ -1,0 +1,172 @@
+import BCWebSocket
+import Foundation
+import Testing
+
+/// The client against a real, independent peer: Python `websockets` 15.0.1 (Tests/Peers/ws_peer.py).
+@Suite("WebSocket client against a Python websockets peer")
+struct ClientTests {
+    let loop = WebSocketLoop(name: "BCWebSocketTests.client")
+
+    func connect(_ url: String, _ configuration: WebSocketClientConfiguration = .init())
+        throws -> (WebSocketConnection, Inbox<WebSocketEvent>) {
+        let parsed = try #require(WebSocketURL(string: url))
+        let connection = loop.connect(to: parsed, configuration: configuration)
+        return (connection, Inbox(connection.events))
+    }
+
+    @Test("opens, receives and sends text, closes with our code")
+    func openAndTextBothWays() async throws {
+        try await withPeer("echo") { peer, port in
+            let (connection, events) = try connect("ws://127.0.0.1:\(port)/chat?x=1")
+            #expect(try await events.next() == .opened)
+            #expect(try await events.next() == .text("hello"))
+            connection.send("SUB\t118f91f:UdoBre1M")
+            #expect(try await events.next() == .text("echo:SUB\t118f91f:UdoBre1M"))
+            connection.send("日本語 ✓")
+            #expect(try await events.next() == .text("echo:日本語 ✓"))
+            connection.close(code: 4000, reason: "test done")
+            let closed = try await events.next()
+            #expect(closed == .closed(.init(code: 4000, text: "test done", initiatedLocally: true, cause: .requested)))
+            _ = try await peer.report("closed code=4000")
+            #expect(try await events.next() == nil)
+        }
+        await loop.shutdown()
+    }
+
+    @Test("a message sent in several frames arrives as one")
+    func fragmentedMessageIsReassembled() async throws {
+        try await withPeer("fragmented", ["4"]) { _, port in
+            let (connection, events) = try connect("ws://127.0.0.1:\(port)/")
+            #expect(try await events.next() == .opened)
+            #expect(try await events.next() == .text("part-1|part-2|part-3|part-4"))
+            connection.close()
+        }
+        await loop.shutdown()
+    }
+
+    @Test("a message over maxMessageSize closes the connection with 1009")
+    func oversizedMessageClosesWith1009() async throws {
+        try await withPeer("big", ["70000"]) { peer, port in
+            var configuration = WebSocketClientConfiguration()
+            configuration.maxMessageSize = 64 * 1024
+            let (_, events) = try connect("ws://127.0.0.1:\(port)/", configuration)
+            #expect(try await events.next() == .opened)
+            let event = try await events.next()
+            guard case .closed(let reason) = event else {
+                Issue.record("expected .closed, got \(String(describing: event))")
+                return
+            }
+            #expect(reason.code == 1009)
+            #expect(reason.initiatedLocally)
+            #expect(reason.cause == .messageTooBig(limit: 64 * 1024))
+            _ = try await peer.report("closed code=1009")
+        }
+        await loop.shutdown()
+    }
+
+    @Test("permessage-deflate is negotiated and messages still round-trip")
+    func permessageDeflate() async throws {
+        try await withPeer("echo") { peer, port in
+            let (connection, events) = try connect("ws://127.0.0.1:\(port)/")
+            #expect(try await events.next() == .opened)
+            #expect(try await peer.report("extensions=") == "extensions=permessage-deflate")
+            #expect(try await events.next() == .text("hello"))
+            let long = String(repeating: "compressible ", count: 2_000)
+            connection.send(long)
+            #expect(try await events.next() == .text("echo:" + long))
+            connection.close()
+        }
+        try await withPeer("echo") { peer, port in
+            var configuration = WebSocketClientConfiguration()
+            configuration.permessageDeflate = false
+            let (connection, events) = try connect("ws://127.0.0.1:\(port)/", configuration)
+            #expect(try await events.next() == .opened)
+            #expect(try await peer.report("extensions=") == "extensions=none")
+            connection.close()
+        }
+        await loop.shutdown()
+    }
+
+    @Test("an upgrade answered with an HTTP error fails with that status", arguments: [503, 403])
+    func httpStatusOnUpgrade(status: Int) async throws {
+        try await withPeer("status", [String(status)]) { _, port in
+            let (_, events) = try connect("ws://127.0.0.1:\(port)/")
+            let event = try await events.next()
+            #expect(event == .failed(.httpStatus(status)))
+            if case .failed(let failure) = event {
+                #expect(failure.isRetryable == (status == 503))
+            }
+            #expect(try await events.next() == nil)
+        }
+        await loop.shutdown()
+    }
+
+    @Test("a port nobody listens on fails as refused")
+    func refusedPort() async throws {
+        let port = try unusedLoopbackPort()
+        let (_, events) = try connect("ws://127.0.0.1:\(port)/")
+        let event = try await events.next()
+        #expect(event == .failed(.refused))
+        await loop.shutdown()
+    }
+
+    @Test("a peer that accepts TCP and never answers times out")
+    func handshakeTimeout() async throws {
+        try await withPeer("silent") { _, port in
+            var configuration = WebSocketClientConfiguration()
+            configuration.connectTimeout = .milliseconds(800)
+            let started = ContinuousClock.now
+            let (_, events) = try connect("ws://127.0.0.1:\(port)/", configuration)
+            #expect(try await events.next(within: .seconds(5)) == .failed(.timedOut(after: .milliseconds(800))))
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed >= .milliseconds(700) && elapsed < .seconds(4))
+        }
+        await loop.shutdown()
+    }
+
+    @Test("a peer that stops answering pings is dropped within the hangup window")
+    func silenceDetectedByPing() async throws {
+        try await withPeer("mute") { peer, port in
+            var configuration = WebSocketClientConfiguration()
+            configuration.pingInterval = .seconds(1)
+            configuration.hangupAfterSilence = .seconds(2)
+            let (_, events) = try connect("ws://127.0.0.1:\(port)/", configuration)
+            #expect(try await events.next() == .opened)
+            let opened = ContinuousClock.now
+            #expect(try await events.next() == .text("hello"))
+            _ = try await peer.report("muted")
+            let event = try await events.next(within: .seconds(6), "the silence hangup")
+            let elapsed = ContinuousClock.now - opened
+            guard case .closed(let reason) = event else {
+                Issue.record("expected .closed, got \(String(describing: event))")
+                return
+            }
+            #expect(reason.cause == .silence(after: .seconds(2)))
+            #expect(reason.initiatedLocally)
+            #expect(elapsed >= .milliseconds(1_500) && elapsed < .seconds(5))
+        }
+        await loop.shutdown()
+    }
+
+    @Test("closing before open abandons the attempt")
+    func closeBeforeOpen() async throws {
+        try await withPeer("silent") { _, port in
+            let (connection, events) = try connect("ws://127.0.0.1:\(port)/")
+            connection.close()
+            #expect(try await events.next() == .failed(.cancelled))
+        }
+        await loop.shutdown()
+    }
+
+    @Test("an unresolvable host fails as dnsFailed")
+    func dnsFailure() async throws {
+        let (_, events) = try connect("ws://no-such-host.invalid/")
+        let event = try await events.next(within: .seconds(8))
+        guard case .failed(.dnsFailed(let host, _)) = event else {
+            Issue.record("expected dnsFailed, got \(String(describing: event))")
+            return
+        }
+        #expect(host == "no-such-host.invalid")
+        await loop.shutdown()
+    }
+}
