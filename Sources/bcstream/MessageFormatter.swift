@@ -63,6 +63,12 @@ struct MessageFormatter {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
+    /// One NDJSON line for a frame that is not a message of the subscribed channel (an unknown command, a
+    /// MSG for another key); text output reports those on stderr instead.
+    func line(forProblem reason: String, raw: String, key: String) -> String {
+        "{\"key\":\(Self.quoted(key)),\"error\":\(Self.quoted(reason)),\"raw\":\(Self.quoted(raw))}"
+    }
+
     static func quoted(_ string: String) -> String {
         json(string)
     }

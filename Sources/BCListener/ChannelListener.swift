@@ -1,0 +1,197 @@
+import BCMessages
+import BCWebSocket
+import Foundation
+
+/// Follows one live's bcsvr channel: connects, subscribes, keeps the link alive, reconnects with back-off,
+/// records and decodes every frame, and reports it all as an `AsyncSequence` of `BCListenerEvent`s that
+/// finishes when the live ends, when the listener gives up, or when the consumer stops iterating.
+///
+/// ```swift
+/// let listener = ChannelListener(configuration: .init(key: "118f91f:UdoBre1M", url: url))
+/// for await event in listener {
+///     if case .message(.gift(let gift), _, _, _) = event { show(gift) }
+/// }
+/// ```
+///
+/// The decisions (when to ping, reconnect, give up) are `BCSessionStateMachine`'s; this type only performs
+/// them on a libwebsockets connection. Each iteration runs its own session; several listeners can share one
+/// `WebSocketLoop` to follow several channels in one process. Cancelling the consuming task closes the
+/// connection and ends the session at once.
+public struct ChannelListener: AsyncSequence, Sendable {
+    public typealias Element = BCListenerEvent
+
+    /// The session's protocol, keepalive and reconnect settings.
+    public var configuration: BCListenerConfiguration
+    /// TLS, compression, message size and WebSocket-level ping settings of each connection.
+    public var webSocket: WebSocketClientConfiguration
+    /// Where every received frame is written before it is decoded, if anywhere.
+    public var recorder: FrameRecorder?
+    /// The libwebsockets loop that carries the connections.
+    public var loop: WebSocketLoop
+
+    public init(configuration: BCListenerConfiguration, webSocket: WebSocketClientConfiguration = .init(),
+                recorder: FrameRecorder? = nil, loop: WebSocketLoop = .shared) {
+        self.configuration = configuration
+        self.webSocket = webSocket
+        self.recorder = recorder
+        self.loop = loop
+    }
+
+    public func makeAsyncIterator() -> AsyncStream<BCListenerEvent>.Iterator {
+        let (events, continuation) = AsyncStream.makeStream(of: BCListenerEvent.self)
+        let session = Task { [self] in
+            await run(reportingTo: continuation)
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in session.cancel() }
+        return events.makeAsyncIterator()
+    }
+
+    /// What the session loop reacts to: news from the connection it opened last, or its timer.
+    private enum Input: Sendable {
+        case socket(generation: Int, WebSocketEvent)
+        case timer(generation: Int)
+    }
+
+    private func run(reportingTo output: AsyncStream<BCListenerEvent>.Continuation) async {
+        guard let url = WebSocketURL(string: configuration.url.absoluteString) else {
+            output.yield(.failed(.rejected(.other("not a ws:// or wss:// URL: \(configuration.url.absoluteString)"))))
+            return
+        }
+        var connectionSettings = webSocket
+        // The state machine owns the connect deadline and reports it; lws gets a little more so it never
+        // fires first with a vaguer message.
+        connectionSettings.connectTimeout = configuration.connectTimeout + .seconds(1)
+
+        var machine = BCSessionStateMachine(configuration: configuration)
+        let clock = ContinuousClock()
+        let origin = clock.now
+        let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+        var connection: WebSocketConnection?
+        // Bumped whenever the machine leaves a connection or a timer behind, so late news from it is ignored.
+        var connectionGeneration = 0
+        var timerGeneration = 0
+        var reader: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+        defer {
+            connection?.close(code: BCSessionStateMachine.CloseCode.normal, reason: "listener stopped")
+            reader?.cancel()
+            timer?.cancel()
+            feed.finish()
+        }
+
+        /// Performs the machine's actions in order; false once the session is over.
+        func perform(_ actions: [BCSessionStateMachine.Action]) -> Bool {
+            for action in actions {
+                switch action {
+                case .connect:
+                    connectionGeneration += 1
+                    let generation = connectionGeneration
+                    let opened = loop.connect(to: url, configuration: connectionSettings)
+                    connection = opened
+                    reader = Task {
+                        for await event in opened.events { feed.yield(.socket(generation: generation, event)) }
+                    }
+                case .send(let text):
+                    connection?.send(text)
+                case .close(let code, let reason):
+                    connection?.close(code: code, reason: reason)
+                    connection = nil
+                    connectionGeneration += 1
+                case .setTimer(let instant):
+                    timer?.cancel()
+                    timerGeneration += 1
+                    let generation = timerGeneration
+                    timer = Task {
+                        try? await clock.sleep(until: origin + instant)
+                        if !Task.isCancelled { feed.yield(.timer(generation: generation)) }
+                    }
+                case .cancelTimer:
+                    timer?.cancel()
+                    timerGeneration += 1
+                case .emit(let event):
+                    output.yield(event)
+                case .finish:
+                    connection = nil
+                    return false
+                }
+            }
+            return true
+        }
+
+        guard perform(machine.handle(.start, at: clock.now - origin)) else { return }
+        for await input in inputs {
+            let now = clock.now - origin
+            let event: BCSessionStateMachine.Event
+            switch input {
+            case .timer(let generation):
+                guard generation == timerGeneration else { continue }
+                event = .timerFired
+            case .socket(let generation, let socketEvent):
+                guard generation == connectionGeneration else { continue }
+                switch socketEvent {
+                case .opened:
+                    event = .connectionOpened
+                case .text(let text):
+                    let receivedAt = Date()
+                    record(text, at: receivedAt, output: output)
+                    event = .frameReceived(text, receivedAt: receivedAt)
+                case .binary(let bytes):
+                    record(String(decoding: bytes, as: UTF8.self), at: Date(), output: output)
+                    output.yield(.undecodable(nil, raw: String(decoding: bytes, as: UTF8.self),
+                                              reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"))
+                    continue
+                case .closed(let reason):
+                    connection = nil
+                    event = .connectionClosed(BCTransportFailure(reason))
+                case .failed(let failure):
+                    connection = nil
+                    event = .connectFailed(BCTransportFailure(failure))
+                }
+            }
+            guard perform(machine.handle(event, at: now)) else { return }
+        }
+        // The consumer went away (the stream was cancelled): leave the server politely.
+        _ = perform(machine.handle(.cancel, at: clock.now - origin))
+    }
+
+    private func record(_ text: String, at time: Date, output: AsyncStream<BCListenerEvent>.Continuation) {
+        guard let recorder else { return }
+        do {
+            try recorder.record(RecordedFrame(time: time, key: configuration.key, text: text))
+        } catch {
+            output.yield(.serverError("could not record the frame to \(recorder.path): \(error)"))
+        }
+    }
+}
+
+extension BCTransportFailure {
+    /// A connection attempt's failure, in the session's words.
+    init(_ failure: WebSocketConnectFailure) {
+        switch failure {
+        case .dnsFailed: self = .dnsFailed
+        case .refused: self = .refused
+        case .timedOut(let after): self = .timedOut(after: after)
+        case .tls(let detail): self = .tls(detail)
+        case .httpStatus(let status): self = .httpStatus(status)
+        case .cancelled: self = .other("connection attempt abandoned")
+        case .other(let detail): self = .other(detail)
+        }
+    }
+
+    /// Why an open connection ended, in the session's words.
+    init(_ reason: WebSocketCloseReason) {
+        switch reason.cause {
+        case .silence(let after):
+            self = .closed(code: reason.code, reason: "silent link: no pong for \(after.spoken)")
+        case .messageTooBig(let limit):
+            self = .closed(code: reason.code, reason: "a message was larger than \(limit) bytes")
+        case .connectionLost:
+            self = .closed(code: reason.code, reason: "connection lost")
+        case .invalidUTF8:
+            self = .closed(code: reason.code, reason: "a text message was not valid UTF-8")
+        case .requested, .peerClosed, .loopStopped:
+            self = .closed(code: reason.code, reason: reason.text)
+        }
+    }
+}

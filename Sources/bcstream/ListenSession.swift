@@ -1,0 +1,125 @@
+import BCListener
+import BCMessages
+import Foundation
+
+/// Runs one or more channel listeners at once and prints what they report: messages on stdout (as
+/// `decode` prints them), the connection state and counts on stderr. Shared by `listen` and `demo`.
+struct ListenSession {
+    let listeners: [ChannelListener]
+    let format: MessageFormatter.Format
+    /// Stop after this many messages, all channels together.
+    let count: Int?
+    /// Stop after this long.
+    let duration: Duration?
+
+    struct Outcome {
+        /// Some channel stopped for good on an error (fatal status, attempts exhausted).
+        var failed = false
+        var tally = DecodeTally()
+    }
+
+    private enum Report: Sendable {
+        case event(key: String, host: String, BCListenerEvent)
+        case finished(key: String)
+        case timeUp
+    }
+
+    func run() async -> Outcome {
+        let formatter = MessageFormatter(format: format)
+        let status = StatusLine()
+        var outcome = Outcome()
+        var reconnects = 0
+        var open = Set<String>()
+        let showKey = format == .ndjson || listeners.count > 1
+
+        await withTaskGroup(of: Void.self) { group in
+            let (reports, feed) = AsyncStream.makeStream(of: Report.self)
+            for listener in listeners {
+                let key = listener.configuration.key
+                let host = listener.configuration.host
+                group.addTask {
+                    for await event in listener { feed.yield(.event(key: key, host: host, event)) }
+                    feed.yield(.finished(key: key))
+                }
+            }
+            if let duration {
+                group.addTask {
+                    try? await Task.sleep(for: duration)
+                    feed.yield(.timeUp)
+                }
+            }
+            var running = listeners.count
+            reading: for await report in reports {
+                switch report {
+                case .timeUp:
+                    status.note("stopping: --duration reached")
+                    break reading
+                case .finished:
+                    running -= 1
+                    if running == 0 { break reading }
+                    continue
+                case .event(let key, let host, let event):
+                    let shownKey = showKey ? key : nil
+                    switch event {
+                    case .message(let response, let raw, _, _):
+                        outcome.tally.count(response)
+                        print(formatter.line(for: response, raw: raw, key: shownKey))
+                    case .undecodable(let error?, let raw, _):
+                        outcome.tally.countError()
+                        print(formatter.line(for: error, raw: raw, key: shownKey))
+                    case .undecodable(nil, let raw, let reason):
+                        status.note("\(key): \(reason)")
+                        if format == .ndjson { print(formatter.line(forProblem: reason, raw: raw, key: key)) }
+                    case .connected:
+                        open.insert(key)
+                        status.note(event.description(host: host))
+                    case .disconnected:
+                        open.remove(key)
+                        status.note(event.description(host: host))
+                    case .reconnecting:
+                        reconnects += 1
+                        status.note(event.description(host: host))
+                    case .failed:
+                        outcome.failed = true
+                        open.remove(key)
+                        status.note(event.description(host: host))
+                    case .subscribed, .serverError, .ended:
+                        status.note(event.description(host: host))
+                    }
+                    status.show("\(open.count)/\(listeners.count) connected · \(outcome.tally.summary)"
+                        + (reconnects > 0 ? " · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")" : ""))
+                    if let count, outcome.tally.messages >= count {
+                        status.note("stopping: --count \(count) reached")
+                        break reading
+                    }
+                }
+            }
+            group.cancelAll()
+            feed.finish()
+        }
+        status.finish("\(outcome.tally.summary)")
+        return outcome
+    }
+}
+
+/// The status shown on stderr: on a terminal one line rewritten in place, with notes printed above it;
+/// elsewhere (a log, CI) only the notes, one per line.
+final class StatusLine: Sendable {
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+
+    func note(_ text: String) {
+        write(isTerminal ? "\r\u{1B}[K\(text)\n" : "\(text)\n")
+    }
+
+    func show(_ text: String) {
+        if isTerminal { write("\r\u{1B}[K\(text)") }
+    }
+
+    func finish(_ text: String) {
+        write(isTerminal ? "\r\u{1B}[K\(text)\n" : "\(text)\n")
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
