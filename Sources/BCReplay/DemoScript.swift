@@ -41,7 +41,7 @@ public struct DemoScript: Hashable, Sendable {
             Beat(.comment, "1-comment-push-image-vip-frame", after: talk),
             Beat(.join, "3-join-string-numbers", after: talk),
             Beat(.comment, "1-comment-lci-number", after: talk),
-            Beat(.viewerCountChanged, "23-viewer-count-changed-44-online", after: talk),
+            Beat(.viewerCountChanged, "23-viewer-count-changed-numbers-as-strings", after: talk),
             Beat(.gift, "35-gift-small-heart-captured-shape", after: gift),
             Beat(.join, "3-join-from-linked-live", after: talk),
             Beat(.comment, "1-comment-cheerleader-from-linked-live", after: talk),
@@ -53,7 +53,7 @@ public struct DemoScript: Hashable, Sendable {
             Beat(.topGifters, "38-top-gifters-three-users", after: talk),
             Beat(.cheerLevelUp, "116-cheer-level-up-rank-up", after: .milliseconds(250)),
             Beat(.comment, "1-comment-string-numbers-unknown-yell-rank", after: talk),
-            Beat(.viewerCountChanged, "23-viewer-count-changed-44-online", after: talk),
+            Beat(.viewerCountChanged, "23-viewer-count-changed-61-online", after: talk),
             Beat(.memo, "19-memo-every-comment-key", after: .milliseconds(250)),
             Beat(.liveEnded, "8-live-ended-bare", after: .milliseconds(300)),
         ]

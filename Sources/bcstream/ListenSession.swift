@@ -63,13 +63,13 @@ struct ListenSession {
                     switch event {
                     case .message(let response, let raw, _, _):
                         outcome.tally.count(response)
-                        print(formatter.line(for: response, raw: raw, key: shownKey))
+                        writeLine(formatter.line(for: response, raw: raw, key: shownKey))
                     case .undecodable(let error?, let raw, _):
                         outcome.tally.countError()
-                        print(formatter.line(for: error, raw: raw, key: shownKey))
+                        writeLine(formatter.line(for: error, raw: raw, key: shownKey))
                     case .undecodable(nil, let raw, let reason):
                         status.note("\(key): \(reason)")
-                        if format == .ndjson { print(formatter.line(forProblem: reason, raw: raw, key: key)) }
+                        if format == .ndjson { writeLine(formatter.line(forProblem: reason, raw: raw, key: key)) }
                     case .connected:
                         open.insert(key)
                         status.note(event.description(host: host))

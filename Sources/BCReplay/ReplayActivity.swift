@@ -1,0 +1,30 @@
+import BCWebSocket
+
+/// What the replay server did, for the person running it: who subscribed, what was sent, which fault fired.
+public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
+    /// A client subscribed to a channel.
+    case subscribed(ClientID, key: String)
+    /// A client's connection ended.
+    case left(ClientID, key: String?)
+    /// An item went to the channel's subscribers.
+    case sent(ReplayItem, key: String, subscribers: Int)
+    /// A fault was injected.
+    case fault(ClientID, String)
+    /// A client sent something that is not bcsvr.
+    case unknownCommand(ClientID, String)
+    /// A channel's playback reached its end.
+    case finished(key: String)
+
+    public var description: String {
+        switch self {
+        case .subscribed(let client, let key): "\(client) subscribed to \(key)"
+        case .left(let client, let key?): "\(client) left \(key)"
+        case .left(let client, nil): "\(client) disconnected"
+        case .sent(let item, let key, let subscribers):
+            "sent \(item.fixtureName ?? item.location.description) on \(key) to \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+        case .fault(let client, let what): "fault on \(client): \(what)"
+        case .unknownCommand(let client, let text): "\(client) sent something that is not bcsvr: \(text.prefix(60))"
+        case .finished(let key): "played everything on \(key)"
+        }
+    }
+}

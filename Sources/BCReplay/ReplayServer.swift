@@ -1,0 +1,174 @@
+import BCListener
+import BCWebSocket
+
+/// A bcsvr server on loopback that plays fixtures and recordings to subscribers, so a client under debug
+/// receives exactly what a live stream would send.
+///
+/// A client sends `SUB\t<key>` and receives `MSG\t<key>\t<json>` lines; `PING` gets `ACK`. Each channel (key)
+/// plays the schedule on its own, starting when its first subscriber arrives; every subscriber of that key
+/// receives the same frames, byte for byte as stored. When a channel has no subscriber left (a drop, a
+/// stall), its playback waits, and resumes for the next subscriber where it stopped: nothing lost, nothing
+/// sent twice. `push` sends items to every subscriber at once, for the interactive prompt.
+public actor ReplayServer {
+    /// The address listened on.
+    public nonisolated let host: String
+    /// The bound port.
+    public nonisolated let port: Int
+    /// What the server does, in order. Finishes after `stop()`.
+    public nonisolated let activity: AsyncStream<ReplayActivity>
+
+    private let server: WebSocketServer
+    private let schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?
+    private let faults: ReplayFaults
+    private let report: AsyncStream<ReplayActivity>.Continuation
+
+    private struct Subscriber {
+        var key: String?
+        var sent = 0
+        var stalled = false
+    }
+
+    private var clients: [ClientID: Subscriber] = [:]
+    private var playbacks: [String: Task<Void, Never>] = [:]
+    private var finishedChannels: Set<String> = []
+    private var subscriberWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    private var eventLoop: Task<Void, Never>?
+
+    /// Starts listening. With a `schedule` (a `ReplaySchedule`, or explicit steps like the demo's), each
+    /// channel plays it from its first subscription; without one, only `push` sends.
+    public init(host: String = "127.0.0.1", port: Int = 0, schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?,
+                faults: ReplayFaults = ReplayFaults()) async throws {
+        server = try await WebSocketServer(configuration: WebSocketServerConfiguration(host: host, port: port))
+        self.host = server.host
+        self.port = server.port
+        self.schedule = schedule
+        self.faults = faults
+        (activity, report) = AsyncStream.makeStream(of: ReplayActivity.self)
+        let events = server.events
+        eventLoop = Task { [weak self] in
+            for await event in events {
+                await self?.handle(event)
+            }
+        }
+    }
+
+    /// Sends `items` now to every subscriber of every channel.
+    public func push(_ items: [ReplayItem]) {
+        for item in items {
+            for key in Set(clients.values.compactMap(\.key)) { send(item, on: key) }
+        }
+    }
+
+    /// Returns once a channel has played its whole schedule (never, with `loop`).
+    public func waitUntilAChannelFinished() async {
+        if !finishedChannels.isEmpty { return }
+        await withCheckedContinuation { finishWaiters.append($0) }
+    }
+
+    /// The channels with at least one subscriber, and how many each has.
+    public var subscriptions: [String: Int] {
+        clients.values.compactMap(\.key).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    /// Closes every client, stops listening and ends `activity`.
+    public func stop() async {
+        for playback in playbacks.values { playback.cancel() }
+        for waiters in subscriberWaiters.values { for waiter in waiters { waiter.resume() } }
+        subscriberWaiters = [:]
+        for waiter in finishWaiters { waiter.resume() }
+        finishWaiters = []
+        await server.stop()
+        eventLoop?.cancel()
+        report.finish()
+    }
+
+    // MARK: - Clients
+
+    private func handle(_ event: WebSocketServerEvent) {
+        switch event {
+        case .connected(let client):
+            clients[client] = Subscriber()
+        case .disconnected(let client):
+            let key = clients.removeValue(forKey: client)?.key
+            report.yield(.left(client, key: key))
+        case .binary(let client, let bytes):
+            report.yield(.unknownCommand(client, "a binary message of \(bytes.count) bytes"))
+        case .text(let client, let text):
+            for line in BCSVRLine.lines(in: text) { command(String(line), from: client) }
+        }
+    }
+
+    private func command(_ line: String, from client: ClientID) {
+        guard var subscriber = clients[client], !subscriber.stalled else { return }
+        if line == "PING" || line.hasPrefix("PING\t") {
+            // Echo the word like the other service of this family does: `PING\tword` → `ACK\tword`.
+            server.send("ACK" + line.dropFirst(4), to: client)
+        } else if line.hasPrefix("SUB\t") {
+            let key = String(line.dropFirst(4))
+            subscriber.key = key
+            clients[client] = subscriber
+            report.yield(.subscribed(client, key: key))
+            subscribed(key, client: client)
+        } else {
+            report.yield(.unknownCommand(client, line))
+        }
+    }
+
+    private func subscribed(_ key: String, client: ClientID) {
+        for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
+        guard playbacks[key] == nil, let schedule else { return }
+        if let bytes = faults.oversizedBytes {
+            server.send("MSG\t\(key)\t\(ReplayFaults.oversizedMessage(bytes: bytes))", to: client,
+                        fragments: faults.fragments)
+            report.yield(.fault(client, "sent one message of \(bytes) bytes"))
+        }
+        playbacks[key] = Task { await self.play(schedule, on: key) }
+    }
+
+    private func hasSubscribers(_ key: String) -> Bool {
+        clients.values.contains { $0.key == key && !$0.stalled }
+    }
+
+    // MARK: - Playback
+
+    private func play(_ schedule: any Sequence<ReplaySchedule.Step> & Sendable, on key: String) async {
+        for step in schedule {
+            try? await Task.sleep(for: step.delay)
+            if Task.isCancelled { return }
+            if !hasSubscribers(key) {
+                await withCheckedContinuation { subscriberWaiters[key, default: []].append($0) }
+                if Task.isCancelled { return }
+            }
+            send(step.item, on: key)
+        }
+        finishedChannels.insert(key)
+        report.yield(.finished(key: key))
+        for waiter in finishWaiters { waiter.resume() }
+        finishWaiters = []
+    }
+
+    private func send(_ item: ReplayItem, on key: String) {
+        guard let frame = item.frame(for: key) else { return }
+        let receivers = clients.filter { $0.value.key == key && !$0.value.stalled }.map(\.key)
+        for client in receivers.sorted() {
+            server.send(frame, to: client, fragments: faults.fragments)
+            clients[client]?.sent += 1
+            injectFaults(into: client)
+        }
+        report.yield(.sent(item, key: key, subscribers: receivers.count))
+    }
+
+    private func injectFaults(into client: ClientID) {
+        guard let sent = clients[client]?.sent else { return }
+        if let limit = faults.dropAfter, sent == limit {
+            server.close(client, code: faults.dropCode, reason: "replay: drop after \(limit)")
+            clients[client]?.key = nil
+            report.yield(.fault(client, "dropped after \(limit) messages (close \(faults.dropCode))"))
+        } else if let limit = faults.stallAfter, sent == limit {
+            server.stall(client)
+            clients[client]?.stalled = true
+            report.yield(.fault(client, "stalled after \(limit) messages: no ACK, no pong"))
+        }
+    }
+}

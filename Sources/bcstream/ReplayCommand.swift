@@ -1,0 +1,125 @@
+import ArgumentParser
+import BCReplay
+import Foundation
+
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Serve fixtures and recordings over bcsvr on loopback, as a live stream would send them.",
+        discussion: """
+            Starts a bcsvr WebSocket server and prints its URL (ws://127.0.0.1:PORT/) as the first line \
+            of stdout. A client that sends SUB<TAB><any key> receives MSG<TAB><key><TAB><json> lines, \
+            byte for byte as stored; PING gets ACK. Each key plays the sources from its first \
+            subscription; a client that drops and subscribes again resumes where it left.
+
+            SOURCE is a fixture file, a folder of fixtures, a fixture name, a t (35), a kind (gift) or \
+            a recording made by `bcstream listen --record` (.ndjson). Default: every fixture of \
+            Tests/Payloads, in order of t. Fixtures are spaced by --interval; a recording keeps its \
+            recorded pace, scaled by --speed.
+
+            On a terminal, a prompt lets you push any fixture at any time: type a fixture name, a t or \
+            a kind, Tab completes. Without a terminal the server stops once everything was played.
+
+            Examples:
+              bcstream replay                                  # every fixture, one a second
+              bcstream replay gift 116 --interval 0.2 --port 8080
+              bcstream replay session.ndjson --speed 4 --loop
+              bcstream replay Tests/Payloads --drop-after 5    # test your client's reconnect
+            """
+    )
+
+    @Argument(help: "Fixture files or folders, fixture names, t numbers, kind names, or recordings (.ndjson).")
+    var sources: [String] = []
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one (printed on the first line).")
+    var port = 0
+
+    @Option(help: "Seconds between two fixtures.")
+    var interval: Double = 1
+
+    @Option(help: "Recordings: pace multiplier (2 = twice as fast) or max (as fast as the client takes it).")
+    var speed = "1"
+
+    @Flag(help: "Play the sources again and again.")
+    var loop = false
+
+    @Flag(help: "Keep serving after everything was played (the default on a terminal).")
+    var keepOpen = false
+
+    @Option(help: "Fault: close each subscriber's connection after this many messages.")
+    var dropAfter: Int?
+
+    @Option(help: "Fault: the close code of --drop-after (1001 going away; 1011 server error; 1012 restart).")
+    var closeCode: UInt16 = 1001
+
+    @Option(help: "Fault: stop answering a subscriber (no ACK, no pong) after this many messages.")
+    var stallAfter: Int?
+
+    @Option(help: "Fault: send one message of this many bytes before each channel's first message.")
+    var oversized: Int?
+
+    @Option(help: "Fault: split every message into this many WebSocket fragments.")
+    var fragments = 1
+
+    func validate() throws {
+        if interval < 0 { throw ValidationError("--interval cannot be negative.") }
+        if ReplaySpeed(speed) == nil { throw ValidationError("--speed takes a positive number (2, 0.5) or max, not \(speed).") }
+        if fragments < 1 { throw ValidationError("--fragments must be at least 1.") }
+        if let dropAfter, dropAfter < 1 { throw ValidationError("--drop-after must be at least 1.") }
+        if let stallAfter, stallAfter < 1 { throw ValidationError("--stall-after must be at least 1.") }
+        if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
+    }
+
+    func run() async throws {
+        let loader = ReplayLoader(currentDirectory: FixtureFolder.checkoutRoot())
+        let playlist: ReplayPlaylist
+        do {
+            playlist = try loader.load(arguments: sources)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        for problem in playlist.problems { log("skipped \(problem)") }
+        guard !playlist.items.isEmpty else { throw ValidationError("Nothing to play: the sources hold no message.") }
+
+        let options = ReplaySchedule.Options(interval: .milliseconds(Int64(interval * 1000)),
+                                             speed: ReplaySpeed(speed) ?? .recorded, loop: loop)
+        let faults = ReplayFaults(dropAfter: dropAfter, dropCode: closeCode, stallAfter: stallAfter,
+                                  oversizedBytes: oversized, fragments: fragments)
+        let server: ReplayServer
+        do {
+            server = try await ReplayServer(host: host, port: port,
+                                            schedule: ReplaySchedule(items: playlist.items, options: options),
+                                            faults: faults)
+        } catch {
+            throw ValidationError("cannot listen on \(host):\(port): \(error)")
+        }
+        writeLine("ws://\(server.host):\(server.port)/")
+        log("serving \(playlist.items.count) message\(playlist.items.count == 1 ? "" : "s") on ws://\(server.host):\(server.port)/ — subscribe with SUB<TAB><any key>")
+
+        let interactive = isatty(STDIN_FILENO) == 1
+        let activityLog = Task {
+            for await activity in server.activity { log(activity.description) }
+        }
+        if interactive {
+            let catalog = try? loader.defaultCatalog()
+            await ReplayPrompt(completion: catalog.map(PromptCompletion.init), server: server).run()
+        } else if keepOpen || loop {
+            // Serve until interrupted.
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        } else {
+            await server.waitUntilAChannelFinished()
+            // Let the last frames reach the client before the connections close.
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        await server.stop()
+        activityLog.cancel()
+    }
+
+    private func log(_ text: String) {
+        FileHandle.standardError.write(Data("replay: \(text)\n".utf8))
+    }
+}
+
