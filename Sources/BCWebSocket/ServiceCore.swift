@@ -191,11 +191,13 @@ final class ServiceCore: @unchecked Sendable {
         for waiter in finishWaiters { waiter.resume() }
     }
 
+    /// lws logs to stderr. Silent by default: every failure it would log reaches the caller as a
+    /// typed event. `BC_LWS_LOG=<lws log bitmask>` (1 errors, 3 +warnings, 7 +notices) turns it on.
     private static var logLevel: Int32 {
         if let text = ProcessInfo.processInfo.environment["BC_LWS_LOG"], let level = Int32(text) {
             return level
         }
-        return bc_lws_log_errors()
+        return 0
     }
 
     private func permanentString(_ text: String) -> UnsafeMutablePointer<CChar>? {
@@ -543,6 +545,11 @@ final class ServiceCore: @unchecked Sendable {
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
             if let session = session(of: wsi), session.stage == .connecting { session.stage = .upgrading }
             return 0
+        case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+            // `length` is OpenSSL's preverify_ok for one certificate of the chain. lws' error text
+            // for a rejected chain is a bare "SSL err 1"; remember why, and let lws decide (0).
+            if length == 0, let session = session(of: wsi) { session.certificateRejected = true }
+            return 0
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             guard let session = session(of: wsi) else { return -1 }
             return opened(session, wsi: wsi)
@@ -604,7 +611,8 @@ final class ServiceCore: @unchecked Sendable {
         let status = Int(lws_http_client_http_response(wsi))
         let failure = ConnectFailureClassifier.classify(
             message: message, httpStatus: status,
-            reachedUpgrade: session.stage == .upgrading, secure: client.url.isSecure)
+            reachedUpgrade: session.stage == .upgrading, secure: client.url.isSecure,
+            certificateRejected: session.certificateRejected)
         session.wsi = nil
         if failure == .refused, client.nextAddress < client.addresses.count {
             // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).

@@ -55,6 +55,8 @@ final class ServiceSession {
     /// The last TCP-level failure, reported if no address is left.
     var lastFailure: WebSocketConnectFailure?
     var finished = false
+    /// OpenSSL rejected a certificate of the server's chain during this attempt.
+    var certificateRejected = false
     /// Inside `lws_client_connect_via_info`, which may report an error before it returns.
     var inConnectCall = false
     var errorDuringConnectCall = false

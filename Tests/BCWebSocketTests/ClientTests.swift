@@ -169,4 +169,44 @@ struct ClientTests {
         #expect(host == "no-such-host.invalid")
         await loop.shutdown()
     }
+
+    @Test("wss: fails against the system store, opens with the test CA as caFile")
+    func tlsWithTestCA() async throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        try await withPeer("tls", [certificates.certificateFile, certificates.keyFile]) { _, port in
+            // "localhost": the certificate names it, and the resolver may offer ::1 first while
+            // the peer listens on 127.0.0.1 only, which exercises the next-address fallback.
+            let url = "wss://localhost:\(port)/"
+
+            let (_, untrusted) = try connect(url)
+            let failure = try await untrusted.next()
+            guard case .failed(.tls(let detail)) = failure else {
+                Issue.record("expected a TLS failure, got \(String(describing: failure))")
+                return
+            }
+            #expect(detail.contains("not trusted"))
+
+            var configuration = WebSocketClientConfiguration()
+            configuration.tls = .trusting(caFile: certificates.caFile)
+            let (connection, trusted) = try connect(url, configuration)
+            #expect(try await trusted.next() == .opened)
+            #expect(try await trusted.next() == .text("hello"))
+            connection.send("over tls")
+            #expect(try await trusted.next() == .text("echo:over tls"))
+            connection.close()
+            guard case .closed(let reason) = try await trusted.next() else {
+                Issue.record("expected .closed")
+                return
+            }
+            #expect(reason.code == 1000)
+
+            var insecure = WebSocketClientConfiguration()
+            insecure.tls = .insecure
+            let (lax, laxEvents) = try connect(url, insecure)
+            #expect(try await laxEvents.next() == .opened)
+            lax.close()
+        }
+        await loop.shutdown()
+    }
 }

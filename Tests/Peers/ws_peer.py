@@ -16,9 +16,9 @@ runs until the test kills it (or, for the client scenario, until it is done).
   mute                  complete the upgrade, send "hello", then stop reading the socket, so pings
                         are never answered.
   tls CERT KEY          like echo, over TLS with this certificate chain and key.
-  client URL            connect to URL as a client, send "hello from python", report every
-                        message received as "received fragments=N text=..." and close after the
-                        second one.
+  client URL [plain]    connect to URL as a client (offering permessage-deflate unless "plain"),
+                        send "hello from python", report every message received as
+                        "received fragments=N text=..." and close after the second one.
 """
 
 import asyncio
@@ -106,8 +106,8 @@ async def run_silent():
     await asyncio.Future()
 
 
-async def run_client(url):
-    async with connect(url, ping_interval=None, open_timeout=5) as ws:
+async def run_client(url, compression):
+    async with connect(url, ping_interval=None, open_timeout=5, compression=compression) as ws:
         report(f"extensions={extensions_of(ws)}")
         await ws.send("hello from python")
         for _ in range(2):
@@ -141,7 +141,7 @@ def main(argv):
         context.load_cert_chain(args[0], args[1])
         coroutine = run_server(echo_handler, ssl_context=context)
     elif scenario == "client":
-        coroutine = run_client(args[0])
+        coroutine = run_client(args[0], None if args[1:] == ["plain"] else "deflate")
     else:
         print(f"unknown scenario {scenario}", file=sys.stderr)
         return 2
