@@ -428,7 +428,6 @@ final class ServiceCore: @unchecked Sendable {
         info.port = Int32(url.port)
         info.path = cString(url.path)
         info.host = cString(url.authority)
-        info.origin = cString(configuration.origin)
         info.protocol = cString(configuration.subprotocol)
         info.local_protocol_name = cString(Self.protocolName)
         info.ietf_version_or_minus_one = -1
@@ -543,8 +542,9 @@ final class ServiceCore: @unchecked Sendable {
 
         // Client
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
-            if let session = session(of: wsi), session.stage == .connecting { session.stage = .upgrading }
-            return 0
+            guard let session = session(of: wsi) else { return 0 }
+            if session.stage == .connecting { session.stage = .upgrading }
+            return appendHeaders(session, wsi: wsi, input: input, length: length)
         case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
             // `length` is OpenSSL's preverify_ok for one certificate of the chain. lws' error text
             // for a rejected chain is a bare "SSL err 1"; remember why, and let lws decide (0).
@@ -586,6 +586,21 @@ final class ServiceCore: @unchecked Sendable {
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
         }
+    }
+
+    /// Writes our own `Origin`: lws' `origin` field would send "Origin: http://<value>", which
+    /// cannot express an https origin. `input` is lws' `unsigned char **p`, `length` the room left.
+    private func appendHeaders(_ session: ServiceSession, wsi: OpaquePointer,
+                               input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        guard let origin = session.client?.configuration.origin, let input else { return 0 }
+        let position = input.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+        guard let start = position.pointee else { return 0 }
+        let end = start + length
+        let value = Array(origin.utf8)
+        let failed = value.withUnsafeBufferPointer { bytes in
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_ORIGIN, bytes.baseAddress, Int32(bytes.count), position, end)
+        }
+        return failed == 0 ? 0 : -1
     }
 
     private func opened(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
@@ -630,7 +645,6 @@ final class ServiceCore: @unchecked Sendable {
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         let outcome = session.assembler.append(
             chunk,
-            first: lws_is_first_fragment(wsi) != 0,
             final: lws_is_final_fragment(wsi) != 0,
             binary: lws_frame_is_binary(wsi) != 0)
         switch outcome {

@@ -7,8 +7,9 @@ Server scenarios listen on 127.0.0.1, on a free port, and print that port alone 
 of stdout. Every later stdout line is a report the test may wait for ("key=value ..."). The script
 runs until the test kills it (or, for the client scenario, until it is done).
 
-  echo                  on open: report the negotiated extensions, send "hello"; answer every text
-                        message with "echo:" + it. Reports "closed code=N" when the client closes.
+  echo                  on open: report the request path and Origin, and the negotiated extensions,
+                        send "hello"; answer every message with "echo:" + it (text or bytes).
+                        Reports "closed code=N reason=..." when the connection ends.
   fragmented N          on open: send "part-1|part-2|...|part-N" as one message in N frames.
   big BYTES             on open: send one text message of BYTES "x" characters.
   status CODE           answer the upgrade with HTTP CODE (e.g. 503, 403) instead of 101.
@@ -42,6 +43,7 @@ def extensions_of(ws):
 
 
 async def echo_handler(ws):
+    report(f"request path={ws.request.path} origin={ws.request.headers.get('Origin')}")
     report(f"extensions={extensions_of(ws)}")
     await ws.send("hello")
     try:
