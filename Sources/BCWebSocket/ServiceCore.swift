@@ -56,6 +56,9 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     static let protocolName = "bcstream"
+    /// lws' context-wide connect and handshake timeouts on a client loop: the ceiling for
+    /// `connectTimeout`.
+    static let lwsHandshakeTimeoutSeconds: UInt32 = 120
 
     init(role: ServiceRole) {
         self.role = role
@@ -82,7 +85,8 @@ final class ServiceCore: @unchecked Sendable {
         mailbox.withLock { box in
             guard !box.finished else { return false }
             box.commands.append(command)
-            if box.contextAddress != 0, let context = OpaquePointer(bitPattern: box.contextAddress) {
+            // A non-empty queue already has a wake-up on its way (the drain empties it).
+            if box.commands.count == 1, let context = OpaquePointer(bitPattern: box.contextAddress) {
                 lws_cancel_service(context)
             }
             return true
@@ -231,6 +235,10 @@ final class ServiceCore: @unchecked Sendable {
         case .client:
             info.port = bc_lws_port_no_listen()
             info.extensions = UnsafePointer(extensions)
+            // lws' own handshake timeouts are per context (default 20 s); each connection has its
+            // own `connectTimeout` timer, so keep lws' out of its way.
+            info.timeout_secs = Self.lwsHandshakeTimeoutSeconds
+            info.connect_timeout_secs = Self.lwsHandshakeTimeoutSeconds
         case .server(let configuration, _):
             info.port = Int32(configuration.port)
             info.iface = UnsafePointer(permanentString(configuration.host))
@@ -624,10 +632,14 @@ final class ServiceCore: @unchecked Sendable {
         }
         let message = Self.text(input, length)
         let status = Int(lws_http_client_http_response(wsi))
-        let failure = ConnectFailureClassifier.classify(
+        var failure = ConnectFailureClassifier.classify(
             message: message, httpStatus: status,
             reachedUpgrade: session.stage == .upgrading, secure: client.url.isSecure,
             certificateRejected: session.certificateRejected)
+        if case .other = failure, message.lowercased().contains("timeout") || message.lowercased().contains("timed out") {
+            // lws' own timer fired before ours (a connectTimeout above lwsHandshakeTimeoutSeconds).
+            failure = .timedOut(after: ContinuousClock.now - session.startedAt)
+        }
         session.wsi = nil
         if failure == .refused, client.nextAddress < client.addresses.count {
             // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).

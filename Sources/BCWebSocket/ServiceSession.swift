@@ -50,6 +50,8 @@ final class ServiceSession {
     var stalled = false
     /// Last time lws saw the link alive by its own rules: open, or a pong.
     var lastValidity: ContinuousClock.Instant
+    /// When the session was created (the connect attempt began).
+    let startedAt: ContinuousClock.Instant
     /// Connect timeout timer (client only).
     var timer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// The last TCP-level failure, reported if no address is left.
@@ -67,6 +69,7 @@ final class ServiceSession {
         self.stage = stage
         self.assembler = MessageAssembler(limit: maxMessageSize)
         self.lastValidity = .now
+        self.startedAt = .now
     }
 
     var isOpen: Bool { stage == .open }

@@ -220,8 +220,7 @@ struct ClientTests {
         let certificates = try TestCertificates.make()
         defer { certificates.remove() }
         try await withPeer("tls", [certificates.certificateFile, certificates.keyFile]) { _, port in
-            // "localhost": the certificate names it, and the resolver may offer ::1 first while
-            // the peer listens on 127.0.0.1 only, which exercises the next-address fallback.
+            // "localhost": the name the certificate carries, and the name lws checks it against.
             let url = "wss://localhost:\(port)/"
 
             let (_, untrusted) = try connect(url)
@@ -245,6 +244,15 @@ struct ClientTests {
                 return
             }
             #expect(reason.code == 1000)
+
+            var missing = WebSocketClientConfiguration()
+            missing.tls = .trusting(caFile: certificates.directory.appendingPathComponent("absent.pem").path)
+            let (_, missingEvents) = try connect(url, missing)
+            let missingFailure = try await missingEvents.next()
+            guard case .failed(.tls)? = missingFailure else {
+                Issue.record("expected a TLS failure for a missing CA file, got \(String(describing: missingFailure))")
+                return
+            }
 
             var insecure = WebSocketClientConfiguration()
             insecure.tls = .insecure
