@@ -10,7 +10,9 @@ enum ConnectFailureClassifier {
     ///   - httpStatus: `lws_http_client_http_response`, 0 when no response was parsed.
     ///   - reachedUpgrade: the upgrade request was being written, so TCP (and TLS) had succeeded.
     ///   - secure: the URL was `wss`.
-    static func classify(message: String, httpStatus: Int, reachedUpgrade: Bool, secure: Bool) -> WebSocketConnectFailure {
+    ///   - certificateRejected: OpenSSL's verify callback saw a certificate fail (preverify_ok 0).
+    static func classify(message: String, httpStatus: Int, reachedUpgrade: Bool, secure: Bool,
+                         certificateRejected: Bool = false) -> WebSocketConnectFailure {
         if httpStatus > 0, httpStatus != 101 {
             return .httpStatus(httpStatus)
         }
@@ -20,6 +22,9 @@ enum ConnectFailureClassifier {
             return .httpStatus(401)
         }
         if !reachedUpgrade {
+            if secure, certificateRejected {
+                return .tls("server certificate not trusted (unknown issuer, wrong host name or expired); lws: \(message)")
+            }
             if secure, ["ssl", "tls", "certificate", "verify", "x509", "handshake"].contains(where: lower.contains) {
                 return .tls(message)
             }

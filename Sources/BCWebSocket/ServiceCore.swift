@@ -56,6 +56,9 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     static let protocolName = "bcstream"
+    /// lws' context-wide connect and handshake timeouts on a client loop: the ceiling for
+    /// `connectTimeout`.
+    static let lwsHandshakeTimeoutSeconds: UInt32 = 120
 
     init(role: ServiceRole) {
         self.role = role
@@ -82,7 +85,8 @@ final class ServiceCore: @unchecked Sendable {
         mailbox.withLock { box in
             guard !box.finished else { return false }
             box.commands.append(command)
-            if box.contextAddress != 0, let context = OpaquePointer(bitPattern: box.contextAddress) {
+            // A non-empty queue already has a wake-up on its way (the drain empties it).
+            if box.commands.count == 1, let context = OpaquePointer(bitPattern: box.contextAddress) {
                 lws_cancel_service(context)
             }
             return true
@@ -191,11 +195,13 @@ final class ServiceCore: @unchecked Sendable {
         for waiter in finishWaiters { waiter.resume() }
     }
 
+    /// lws logs to stderr. Silent by default: every failure it would log reaches the caller as a
+    /// typed event. `BC_LWS_LOG=<lws log bitmask>` (1 errors, 3 +warnings, 7 +notices) turns it on.
     private static var logLevel: Int32 {
         if let text = ProcessInfo.processInfo.environment["BC_LWS_LOG"], let level = Int32(text) {
             return level
         }
-        return bc_lws_log_errors()
+        return 0
     }
 
     private func permanentString(_ text: String) -> UnsafeMutablePointer<CChar>? {
@@ -229,6 +235,10 @@ final class ServiceCore: @unchecked Sendable {
         case .client:
             info.port = bc_lws_port_no_listen()
             info.extensions = UnsafePointer(extensions)
+            // lws' own handshake timeouts are per context (default 20 s); each connection has its
+            // own `connectTimeout` timer, so keep lws' out of its way.
+            info.timeout_secs = Self.lwsHandshakeTimeoutSeconds
+            info.connect_timeout_secs = Self.lwsHandshakeTimeoutSeconds
         case .server(let configuration, _):
             info.port = Int32(configuration.port)
             info.iface = UnsafePointer(permanentString(configuration.host))
@@ -426,7 +436,6 @@ final class ServiceCore: @unchecked Sendable {
         info.port = Int32(url.port)
         info.path = cString(url.path)
         info.host = cString(url.authority)
-        info.origin = cString(configuration.origin)
         info.protocol = cString(configuration.subprotocol)
         info.local_protocol_name = cString(Self.protocolName)
         info.ietf_version_or_minus_one = -1
@@ -541,7 +550,13 @@ final class ServiceCore: @unchecked Sendable {
 
         // Client
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
-            if let session = session(of: wsi), session.stage == .connecting { session.stage = .upgrading }
+            guard let session = session(of: wsi) else { return 0 }
+            if session.stage == .connecting { session.stage = .upgrading }
+            return appendHeaders(session, wsi: wsi, input: input, length: length)
+        case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+            // `length` is OpenSSL's preverify_ok for one certificate of the chain. lws' error text
+            // for a rejected chain is a bare "SSL err 1"; remember why, and let lws decide (0).
+            if length == 0, let session = session(of: wsi) { session.certificateRejected = true }
             return 0
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             guard let session = session(of: wsi) else { return -1 }
@@ -581,6 +596,21 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
+    /// Writes our own `Origin`: lws' `origin` field would send "Origin: http://<value>", which
+    /// cannot express an https origin. `input` is lws' `unsigned char **p`, `length` the room left.
+    private func appendHeaders(_ session: ServiceSession, wsi: OpaquePointer,
+                               input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        guard let origin = session.client?.configuration.origin, let input else { return 0 }
+        let position = input.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+        guard let start = position.pointee else { return 0 }
+        let end = start + length
+        let value = Array(origin.utf8)
+        let failed = value.withUnsafeBufferPointer { bytes in
+            lws_add_http_header_by_token(wsi, WSI_TOKEN_ORIGIN, bytes.baseAddress, Int32(bytes.count), position, end)
+        }
+        return failed == 0 ? 0 : -1
+    }
+
     private func opened(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
         guard !session.finished else { return -1 }
         retireTimer(of: session)
@@ -602,9 +632,14 @@ final class ServiceCore: @unchecked Sendable {
         }
         let message = Self.text(input, length)
         let status = Int(lws_http_client_http_response(wsi))
-        let failure = ConnectFailureClassifier.classify(
+        var failure = ConnectFailureClassifier.classify(
             message: message, httpStatus: status,
-            reachedUpgrade: session.stage == .upgrading, secure: client.url.isSecure)
+            reachedUpgrade: session.stage == .upgrading, secure: client.url.isSecure,
+            certificateRejected: session.certificateRejected)
+        if case .other = failure, message.lowercased().contains("timeout") || message.lowercased().contains("timed out") {
+            // lws' own timer fired before ours (a connectTimeout above lwsHandshakeTimeoutSeconds).
+            failure = .timedOut(after: ContinuousClock.now - session.startedAt)
+        }
         session.wsi = nil
         if failure == .refused, client.nextAddress < client.addresses.count {
             // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).
@@ -622,7 +657,6 @@ final class ServiceCore: @unchecked Sendable {
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
         let outcome = session.assembler.append(
             chunk,
-            first: lws_is_first_fragment(wsi) != 0,
             final: lws_is_final_fragment(wsi) != 0,
             binary: lws_frame_is_binary(wsi) != 0)
         switch outcome {

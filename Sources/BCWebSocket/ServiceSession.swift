@@ -50,11 +50,15 @@ final class ServiceSession {
     var stalled = false
     /// Last time lws saw the link alive by its own rules: open, or a pong.
     var lastValidity: ContinuousClock.Instant
+    /// When the session was created (the connect attempt began).
+    let startedAt: ContinuousClock.Instant
     /// Connect timeout timer (client only).
     var timer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// The last TCP-level failure, reported if no address is left.
     var lastFailure: WebSocketConnectFailure?
     var finished = false
+    /// OpenSSL rejected a certificate of the server's chain during this attempt.
+    var certificateRejected = false
     /// Inside `lws_client_connect_via_info`, which may report an error before it returns.
     var inConnectCall = false
     var errorDuringConnectCall = false
@@ -65,6 +69,7 @@ final class ServiceSession {
         self.stage = stage
         self.assembler = MessageAssembler(limit: maxMessageSize)
         self.lastValidity = .now
+        self.startedAt = .now
     }
 
     var isOpen: Bool { stage == .open }

@@ -21,7 +21,7 @@ public struct WebSocketClientConfiguration: Sendable, Hashable {
         public static let insecure = TLS(insecure: true)
     }
 
-    /// Time allowed for DNS, TCP connect, TLS handshake and the HTTP upgrade together.
+    /// Time allowed for DNS, TCP connect, TLS handshake and the HTTP upgrade together (at most 120 s).
     public var connectTimeout: Duration
     /// Certificate verification for `wss` URLs; ignored for `ws`.
     public var tls: TLS

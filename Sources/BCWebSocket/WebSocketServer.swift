@@ -41,6 +41,10 @@ public final class WebSocketServer: Sendable {
     /// Sends `text` to one client, byte for byte. With `fragments` > 1 the UTF-8 bytes are split
     /// into that many frames (a text frame, then continuations; the split may fall inside a
     /// character, which WebSocket allows). Ignored if the client is gone.
+    ///
+    /// If the client negotiated permessage-deflate, lws 4.1.6 compresses non-final fragments
+    /// without flushing, so fewer frames may reach the wire (the message is the same). For exact
+    /// frame boundaries use `permessageDeflate: false` or a client that does not offer it.
     public func send(_ text: String, to client: ClientID, fragments: Int = 1) {
         core.submit(.send(id: client.rawValue, bytes: Array(text.utf8), binary: false, fragments: fragments))
     }

@@ -36,9 +36,6 @@ static inline void bc_lws_kill_async(struct lws *wsi) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
-/// Log levels.
-static inline int bc_lws_log_errors(void) { return LLL_ERR; }
-
 /// A one-shot timer: the sul comes first so the callback's sul pointer is the timer's pointer.
 typedef struct bc_lws_timer {
     lws_sorted_usec_list_t sul;

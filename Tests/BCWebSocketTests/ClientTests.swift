@@ -14,23 +14,63 @@ struct ClientTests {
         return (connection, Inbox(connection.events))
     }
 
-    @Test("opens, receives and sends text, closes with our code")
+    @Test("opens, exchanges text and binary both ways, closes with our code")
     func openAndTextBothWays() async throws {
         try await withPeer("echo") { peer, port in
-            let (connection, events) = try connect("ws://127.0.0.1:\(port)/chat?x=1")
+            var configuration = WebSocketClientConfiguration()
+            configuration.origin = "https://www.mirrativ.com"
+            let (connection, events) = try connect("ws://127.0.0.1:\(port)/chat?x=1", configuration)
+            // Queued before the connection opens, sent on open.
+            connection.send("early")
             #expect(try await events.next() == .opened)
+            let request = try await peer.report("request")
+            #expect(request == "request path=/chat?x=1 origin=https://www.mirrativ.com")
             #expect(try await events.next() == .text("hello"))
+            #expect(try await events.next() == .text("echo:early"))
             connection.send("SUB\t118f91f:UdoBre1M")
             #expect(try await events.next() == .text("echo:SUB\t118f91f:UdoBre1M"))
             connection.send("日本語 ✓")
             #expect(try await events.next() == .text("echo:日本語 ✓"))
+            connection.send([0, 1, 2, 255])
+            #expect(try await events.next() == .binary(Array("echo:".utf8) + [0, 1, 2, 255]))
             connection.close(code: 4000, reason: "test done")
             let closed = try await events.next()
             #expect(closed == .closed(.init(code: 4000, text: "test done", initiatedLocally: true, cause: .requested)))
-            _ = try await peer.report("closed code=4000")
+            _ = try await peer.report("closed code=4000 reason=test done")
             #expect(try await events.next() == nil)
         }
         await loop.shutdown()
+    }
+
+    @Test("ending the consumer of events closes the connection")
+    func consumerGoneCloses() async throws {
+        try await withPeer("echo") { peer, port in
+            let (_, events) = try connect("ws://127.0.0.1:\(port)/")
+            #expect(try await events.next() == .opened)
+            #expect(try await events.next() == .text("hello"))
+            events.cancel() // cancels the task iterating `connection.events`
+            _ = try await peer.report("closed code=1000")
+        }
+        await loop.shutdown()
+    }
+
+    @Test("shutting the loop down closes open connections with 1001")
+    func shutdownClosesConnections() async throws {
+        try await withPeer("echo") { peer, port in
+            let (_, events) = try connect("ws://127.0.0.1:\(port)/")
+            #expect(try await events.next() == .opened)
+            #expect(try await events.next() == .text("hello"))
+            await loop.shutdown()
+            #expect(try await events.next() == .closed(.init(
+                code: 1001, text: "going away", initiatedLocally: true, cause: .loopStopped)))
+            _ = try await peer.report("closed code=1001")
+            // A connection asked of a stopped loop fails at once.
+            let (_, late) = try connect("ws://127.0.0.1:\(port)/")
+            guard case .failed(.other)? = try await late.next() else {
+                Issue.record("expected an immediate failure")
+                return
+            }
+        }
     }
 
     @Test("a message sent in several frames arrives as one")
@@ -44,9 +84,14 @@ struct ClientTests {
         await loop.shutdown()
     }
 
-    @Test("a message over maxMessageSize closes the connection with 1009")
+    @Test("a large message arrives whole; one over maxMessageSize closes with 1009")
     func oversizedMessageClosesWith1009() async throws {
-        try await withPeer("big", ["70000"]) { peer, port in
+        try await withPeer("big", ["300000"]) { peer, port in
+            let (whole, wholeEvents) = try connect("ws://127.0.0.1:\(port)/")
+            #expect(try await wholeEvents.next() == .opened)
+            #expect(try await wholeEvents.next() == .text(String(repeating: "x", count: 300_000)))
+            whole.close()
+
             var configuration = WebSocketClientConfiguration()
             configuration.maxMessageSize = 64 * 1024
             let (_, events) = try connect("ws://127.0.0.1:\(port)/", configuration)
@@ -167,6 +212,54 @@ struct ClientTests {
             return
         }
         #expect(host == "no-such-host.invalid")
+        await loop.shutdown()
+    }
+
+    @Test("wss: fails against the system store, opens with the test CA as caFile")
+    func tlsWithTestCA() async throws {
+        let certificates = try TestCertificates.make()
+        defer { certificates.remove() }
+        try await withPeer("tls", [certificates.certificateFile, certificates.keyFile]) { _, port in
+            // "localhost": the name the certificate carries, and the name lws checks it against.
+            let url = "wss://localhost:\(port)/"
+
+            let (_, untrusted) = try connect(url)
+            let failure = try await untrusted.next()
+            guard case .failed(.tls(let detail)) = failure else {
+                Issue.record("expected a TLS failure, got \(String(describing: failure))")
+                return
+            }
+            #expect(detail.contains("not trusted"))
+
+            var configuration = WebSocketClientConfiguration()
+            configuration.tls = .trusting(caFile: certificates.caFile)
+            let (connection, trusted) = try connect(url, configuration)
+            #expect(try await trusted.next() == .opened)
+            #expect(try await trusted.next() == .text("hello"))
+            connection.send("over tls")
+            #expect(try await trusted.next() == .text("echo:over tls"))
+            connection.close()
+            guard case .closed(let reason) = try await trusted.next() else {
+                Issue.record("expected .closed")
+                return
+            }
+            #expect(reason.code == 1000)
+
+            var missing = WebSocketClientConfiguration()
+            missing.tls = .trusting(caFile: certificates.directory.appendingPathComponent("absent.pem").path)
+            let (_, missingEvents) = try connect(url, missing)
+            let missingFailure = try await missingEvents.next()
+            guard case .failed(.tls)? = missingFailure else {
+                Issue.record("expected a TLS failure for a missing CA file, got \(String(describing: missingFailure))")
+                return
+            }
+
+            var insecure = WebSocketClientConfiguration()
+            insecure.tls = .insecure
+            let (lax, laxEvents) = try connect(url, insecure)
+            #expect(try await laxEvents.next() == .opened)
+            lax.close()
+        }
         await loop.shutdown()
     }
 }

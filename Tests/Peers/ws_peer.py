@@ -7,8 +7,9 @@ Server scenarios listen on 127.0.0.1, on a free port, and print that port alone 
 of stdout. Every later stdout line is a report the test may wait for ("key=value ..."). The script
 runs until the test kills it (or, for the client scenario, until it is done).
 
-  echo                  on open: report the negotiated extensions, send "hello"; answer every text
-                        message with "echo:" + it. Reports "closed code=N" when the client closes.
+  echo                  on open: report the request path and Origin, and the negotiated extensions,
+                        send "hello"; answer every message with "echo:" + it (text or bytes).
+                        Reports "closed code=N reason=..." when the connection ends.
   fragmented N          on open: send "part-1|part-2|...|part-N" as one message in N frames.
   big BYTES             on open: send one text message of BYTES "x" characters.
   status CODE           answer the upgrade with HTTP CODE (e.g. 503, 403) instead of 101.
@@ -16,9 +17,9 @@ runs until the test kills it (or, for the client scenario, until it is done).
   mute                  complete the upgrade, send "hello", then stop reading the socket, so pings
                         are never answered.
   tls CERT KEY          like echo, over TLS with this certificate chain and key.
-  client URL            connect to URL as a client, send "hello from python", report every
-                        message received as "received fragments=N text=..." and close after the
-                        second one.
+  client URL [plain]    connect to URL as a client (offering permessage-deflate unless "plain"),
+                        send "hello from python", report every message received as
+                        "received fragments=N text=..." and close after the second one.
 """
 
 import asyncio
@@ -42,6 +43,7 @@ def extensions_of(ws):
 
 
 async def echo_handler(ws):
+    report(f"request path={ws.request.path} origin={ws.request.headers.get('Origin')}")
     report(f"extensions={extensions_of(ws)}")
     await ws.send("hello")
     try:
@@ -106,8 +108,8 @@ async def run_silent():
     await asyncio.Future()
 
 
-async def run_client(url):
-    async with connect(url, ping_interval=None, open_timeout=5) as ws:
+async def run_client(url, compression):
+    async with connect(url, ping_interval=None, open_timeout=5, compression=compression) as ws:
         report(f"extensions={extensions_of(ws)}")
         await ws.send("hello from python")
         for _ in range(2):
@@ -141,7 +143,7 @@ def main(argv):
         context.load_cert_chain(args[0], args[1])
         coroutine = run_server(echo_handler, ssl_context=context)
     elif scenario == "client":
-        coroutine = run_client(args[0])
+        coroutine = run_client(args[0], None if args[1:] == ["plain"] else "deflate")
     else:
         print(f"unknown scenario {scenario}", file=sys.stderr)
         return 2

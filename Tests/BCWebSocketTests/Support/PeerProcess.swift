@@ -15,8 +15,8 @@ final class PeerProcess {
         self.name = name
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
+        let out = stdoutPipe
+        let err = stderrPipe
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -51,6 +51,11 @@ final class PeerProcess {
         defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
         try process.run()
     }
+
+    /// Kept for the life of the helper: a FileHandle freed while its readabilityHandler's
+    /// dispatch source is live can crash inside libdispatch.
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
 
     /// Signalled once by the termination handler.
     private let exited = DispatchSemaphore(value: 0)
@@ -96,6 +101,8 @@ final class PeerProcess {
             exited.wait()
         }
         process.waitUntilExit()
+        stdoutPipe.fileHandleForReading.readabilityHandler = nil
+        stderrPipe.fileHandleForReading.readabilityHandler = nil
     }
 
     deinit { stop() }

@@ -1,0 +1,58 @@
+@testable import BCWebSocket
+import Testing
+
+@Suite("Reassembly and framing, without sockets")
+struct MessageAssemblerTests {
+    private func feed(_ assembler: inout MessageAssembler, _ text: String, final: Bool, binary: Bool = false)
+        -> MessageAssembler.Outcome {
+        Array(text.utf8).withUnsafeBytes { assembler.append($0, final: final, binary: binary) }
+    }
+
+    @Test("chunks join into one message; the next chunk starts a new one")
+    func joins() {
+        var assembler = MessageAssembler(limit: 100)
+        #expect(feed(&assembler, "MSG\t", final: false) == .partial)
+        #expect(feed(&assembler, "key\t{}", final: true) == .message(binary: false, bytes: Array("MSG\tkey\t{}".utf8)))
+        #expect(feed(&assembler, "ACK", final: true) == .message(binary: false, bytes: Array("ACK".utf8)))
+        #expect(feed(&assembler, "", final: true, binary: true) == .message(binary: true, bytes: []))
+    }
+
+    @Test("the cap counts the whole message, not one chunk")
+    func caps() {
+        var assembler = MessageAssembler(limit: 10)
+        #expect(feed(&assembler, "123456", final: false) == .partial)
+        #expect(feed(&assembler, "78901", final: true) == .tooBig(limit: 10))
+        #expect(feed(&assembler, "1234567890", final: true) == .message(binary: false, bytes: Array("1234567890".utf8)))
+    }
+
+    @Test("fragments split byte for byte, only the last has FIN")
+    func frames() {
+        let bytes = Array("Grüße".utf8) // 7 bytes
+        let frames = ServiceSession.frames(of: bytes, binary: false, fragments: 3)
+        #expect(frames.map(\.bytes).flatMap { $0 } == bytes)
+        #expect(frames.map(\.bytes.count) == [3, 3, 1])
+        let noFin: Int32 = 0x40, continuation: Int32 = 2, text: Int32 = 0
+        #expect(frames.map(\.flags) == [text | noFin, continuation | noFin, continuation])
+        #expect(ServiceSession.frames(of: bytes, binary: true, fragments: 1).map(\.flags) == [1])
+        #expect(ServiceSession.frames(of: [], binary: false, fragments: 4).count == 1)
+        #expect(ServiceSession.frames(of: [1, 2], binary: false, fragments: 9).count == 2)
+    }
+
+    @Test("ping and hangup become lws seconds, hangup above ping")
+    func validity() {
+        var configuration = WebSocketClientConfiguration()
+        #expect(configuration.validitySeconds == (30, 60))
+        configuration.pingInterval = .milliseconds(1500)
+        configuration.hangupAfterSilence = .seconds(1)
+        #expect(configuration.validitySeconds == (2, 3))
+    }
+
+    @Test("only codes an endpoint may send go on the wire")
+    func closeCodes() {
+        #expect(ServiceCore.sendableCloseCode(1000) == 1000)
+        #expect(ServiceCore.sendableCloseCode(4001) == 4001)
+        #expect(ServiceCore.sendableCloseCode(1006) == 1000)
+        #expect(ServiceCore.sendableCloseCode(999) == 1000)
+        #expect(String(ServiceCore.truncatedUTF8(String(repeating: "é", count: 100), maxBytes: 123)) == String(repeating: "é", count: 61))
+    }
+}
