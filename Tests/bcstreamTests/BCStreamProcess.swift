@@ -24,10 +24,11 @@ struct BCStreamProcess {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ arguments: [String], stdin: String = "") throws -> Result {
+    static func run(_ arguments: [String], stdin: String = "", executable: URL = executable,
+                    prefix: [String] = []) throws -> Result {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments
+        process.arguments = prefix + arguments
         process.currentDirectoryURL = repository
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
@@ -43,5 +44,61 @@ struct BCStreamProcess {
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A running `bcstream` whose stdout is read line by line while it runs (a server, say).
+    final class Running {
+        let process: Process
+        private let output: FileHandle
+        private var buffer = Data()
+
+        init(process: Process, output: FileHandle) {
+            self.process = process
+            self.output = output
+        }
+
+        /// The next line of stdout, or nil at its end.
+        func readLine() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = buffer[buffer.startIndex..<newline]
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    return String(decoding: line, as: UTF8.self)
+                }
+                let chunk = output.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+        }
+
+        /// Waits for the exit and returns the status.
+        func wait() -> Int32 {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        func terminate() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    static func start(_ arguments: [String]) throws -> Running {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = repository
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Running(process: process, output: output.fileHandleForReading)
+    }
+
+    /// Runs a test peer script with the `python3` on PATH (the one the README's test command installed
+    /// `websockets` into).
+    static func runPython(_ arguments: [String]) throws -> Result {
+        try run(arguments, executable: URL(fileURLWithPath: "/usr/bin/env"), prefix: ["python3"])
     }
 }
