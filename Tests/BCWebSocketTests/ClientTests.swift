@@ -1,5 +1,6 @@
 import BCWebSocket
 import Foundation
+import TestSupport
 import Testing
 
 /// The client against a real, independent peer: Python `websockets` 15.0.1 (Tests/Peers/ws_peer.py).
