@@ -13,9 +13,10 @@ public final class PeerProcess: @unchecked Sendable {
     private let transcriptLines = Transcript()
     private let stderrTail = TextTail()
     private let exit = ExitWatch()
+    private let stdin = Pipe()
     public let name: String
 
-    /// Starts `executable` with `arguments`; stdin is empty.
+    /// Starts `executable` with `arguments`; its stdin is a pipe that stays open, empty, until `stop()`.
     public init(executable: String, arguments: [String], name: String) throws {
         self.name = name
         process.executableURL = URL(fileURLWithPath: executable)
@@ -24,7 +25,12 @@ public final class PeerProcess: @unchecked Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        // A pipe nobody writes to: the peers exit when it reaches end of file, which happens when `stop()` closes
+        // it or when this process dies without stopping them (a crash, a killed test run), so no peer outlives
+        // its test.
+        process.standardInput = stdin
+        // Only this process may hold the write end: a sibling that inherited it would keep the pipe open.
+        _ = fcntl(stdin.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         let splitter = LineSplitter(inbox: lines, transcript: transcriptLines)
         out.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
@@ -101,6 +107,7 @@ public final class PeerProcess: @unchecked Sendable {
             return done
         }
         guard !alreadyReaped else { return }
+        try? stdin.fileHandleForWriting.close()
         if !exit.hasExited {
             kill(process.processIdentifier, SIGTERM)
             if !exit.wait(timeout: .now() + 2) {
