@@ -87,6 +87,27 @@ public final class PeerProcess: @unchecked Sendable {
         try await lines.first(within: timeout, "\(name) to report \(prefix)") { $0.hasPrefix(prefix) }
     }
 
+    /// Waits until the peer has printed `times` lines starting with `prefix`, and returns the last of them. Unlike
+    /// `report`, the order of waits does not matter: lines read by earlier waits are still found.
+    public func reported(_ prefix: String, times: Int = 1, within timeout: Duration = .seconds(5)) async throws
+        -> String {
+        let lines = lines
+        let transcript = transcriptLines
+        let name = name
+        return try await withTimeout(timeout, "\(name) to report \(prefix) (×\(times))") {
+            while true {
+                // The splitter adds a line to the transcript before the inbox: whatever the inbox hands out
+                // below is in the transcript at the next check.
+                let matching = transcript.lines.filter { $0.hasPrefix(prefix) }
+                if matching.count >= times { return matching[times - 1] }
+                // A longer bound than the outer one, whose message says what was awaited.
+                guard try await lines.next(within: timeout + .seconds(1)) != nil else {
+                    throw PeerFailed(description: "\(name) ended its output before reporting \(prefix)")
+                }
+            }
+        }
+    }
+
     /// Every stdout line so far, waited for or not.
     public var transcript: [String] { transcriptLines.lines }
 
