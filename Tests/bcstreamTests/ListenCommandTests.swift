@@ -12,14 +12,32 @@ import Testing
         return try #require(value as? [String: Any], "not a JSON object: \(line)")
     }
 
-    @Test func ndjsonWithARecordingUntilTheLiveEnds() async throws {
+    /// What the peer reported sending, by channel: its `sub n=N key=K` lines say which connection is which key.
+    private func sentFrames(by peer: PeerProcess) -> [String: [String]] {
+        var keys: [Int: String] = [:]
+        var frames: [String: [String]] = [:]
+        for line in peer.transcript {
+            let words = line.split(separator: " ", maxSplits: 2)
+            guard words.count >= 2, words[1].hasPrefix("n="), let n = Int(words[1].dropFirst(2)) else { continue }
+            if words[0] == "sub", words.count == 3, words[2].hasPrefix("key=") {
+                keys[n] = String(words[2].dropFirst(4))
+            } else if words[0] == "sent", let key = keys[n], let start = line.range(of: " text="),
+                      let text = try? JSONDecoder().decode(String.self, from: Data(line[start.upperBound...].utf8)) {
+                frames[key, default: []].append(text)
+            }
+        }
+        return frames
+    }
+
+    @Test func twoChannelsAsNDJSONWithARecordingUntilBothLivesEnd() async throws {
         let record = FileManager.default.temporaryDirectory.appendingPathComponent("bcstream-\(UUID()).ndjson").path
         defer { try? FileManager.default.removeItem(atPath: record) }
+        let keys = [Self.key, "2b7c0de:Xy12Ab34"]
         try await withPeer("normal", script: .bcsvr) { peer, port in
             let listen = try PeerProcess(
                 executable: BCStreamProcess.executable.path,
-                arguments: ["listen", "ws://127.0.0.1:\(port)/", "--key", Self.key, "--format", "ndjson",
-                            "--record", record, "--ping-interval", "1", "--duration", "30"],
+                arguments: ["listen", "ws://127.0.0.1:\(port)/", "--key", keys[0], "--key", keys[1],
+                            "--format", "ndjson", "--record", record, "--ping-interval", "1", "--duration", "30"],
                 name: "bcstream listen")
             defer { listen.stop() }
             let started = ContinuousClock.now
@@ -28,31 +46,39 @@ import Testing
             let lines = try await listen.lines.all(within: .seconds(5), "the end of bcstream's stdout")
             #expect(status == 0, "stderr: \(listen.stderr)")
 
-            // The peer saw the session end politely, and reported what it sent.
+            // The peer saw both sessions end politely, and reported what it sent.
             _ = try await peer.reported("closed n=1 code=1000", within: .seconds(2))
-            let sent = peer.transcript.compactMap { line -> String? in
-                guard line.hasPrefix("sent "), let start = line.range(of: " text=") else { return nil }
-                return try? JSONDecoder().decode(String.self, from: Data(line[start.upperBound...].utf8))
-            }
+            _ = try await peer.reported("closed n=2 code=1000", within: .seconds(2))
+            let sent = sentFrames(by: peer)
 
             let objects = try lines.map(object)
-            #expect(objects.compactMap { $0["t"] as? Int } == [23, 1, 35, 3, 8], "stdout: \(lines)")
-            #expect(objects.allSatisfy { $0["key"] as? String == Self.key })
-            #expect(objects.map { $0["kind"] as? String }
-                == ["viewerCountChanged", "comment", "gift", "join", "liveEnded"])
-            // Each printed message is the sent one, decoded.
+            #expect(objects.count == 10, "stdout: \(lines)")
             let decoder = BCMessageDecoder()
-            for (object, frame) in zip(objects, sent) {
-                let body = String(frame.split(separator: "\t", maxSplits: 2)[2])
-                let printed = try JSONSerialization.data(withJSONObject: try #require(object["message"]))
-                #expect(try decoder.decode(printed) == decoder.decode(body))
+            for key in keys {
+                let printed = objects.filter { $0["key"] as? String == key }
+                #expect(printed.compactMap { $0["t"] as? Int } == [23, 1, 35, 3, 8], "\(key): \(lines)")
+                #expect(printed.map { $0["kind"] as? String }
+                    == ["viewerCountChanged", "comment", "gift", "join", "liveEnded"])
+                // Each printed message is the one sent on its channel, decoded.
+                let bodies = (sent[key] ?? []).filter { $0.hasPrefix("MSG\t") }.map {
+                    String($0.split(separator: "\t", maxSplits: 2)[2])
+                }
+                #expect(bodies.count == printed.count)
+                for (object, body) in zip(printed, bodies) {
+                    let message = try JSONSerialization.data(withJSONObject: try #require(object["message"]))
+                    #expect(try decoder.decode(message) == decoder.decode(body))
+                }
             }
 
-            // The recording holds every frame as received, before decoding.
+            // The recording holds every frame as received, before decoding, under its channel's key.
             let recorded = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
                 .map { try object(String($0)) }
-            #expect(recorded.compactMap { $0["text"] as? String } == sent)
-            #expect(recorded.allSatisfy { $0["key"] as? String == Self.key && $0["time"] is String })
+            #expect(recorded.count == sent.values.map(\.count).reduce(0, +))
+            for key in keys {
+                #expect(recorded.filter { $0["key"] as? String == key }.compactMap { $0["text"] as? String }
+                    == sent[key], "\(key)")
+            }
+            #expect(recorded.allSatisfy { $0["time"] is String })
         }
     }
 
