@@ -10,6 +10,8 @@ public final class PeerProcess: @unchecked Sendable {
     let process = Process()
     /// Complete stdout lines, in order; waiting for one consumes the lines before it.
     public let lines = Inbox<String>()
+    /// Complete stderr lines, in order (finished at end of file, like `lines`).
+    public let errorLines = Inbox<String>()
     private let transcriptLines = Transcript()
     private let stderrTail = TextTail()
     private let exit = ExitWatch()
@@ -42,12 +44,15 @@ public final class PeerProcess: @unchecked Sendable {
             }
         }
         let tail = stderrTail
+        let errorSplitter = LineSplitter(inbox: errorLines, transcript: Transcript())
         err.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
+                errorSplitter.finish()
             } else {
                 tail.append(String(decoding: data, as: UTF8.self))
+                errorSplitter.feed(data)
             }
         }
         let exit = exit

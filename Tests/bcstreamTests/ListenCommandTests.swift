@@ -99,4 +99,26 @@ import Testing
             #expect(closed.hasPrefix("closed n=1 code=1000") || closed.hasPrefix("closed n=1 code=1001"), "\(closed)")
         }
     }
+
+    @Test func forbiddenStopsAtOnceWithAMessageAndExitStatus1() async throws {
+        try await withPeer("status", ["403"], script: .bcsvr) { peer, port in
+            let listen = try PeerProcess(
+                executable: BCStreamProcess.executable.path,
+                arguments: ["listen", "ws://127.0.0.1:\(port)/", "--key", Self.key],
+                name: "bcstream listen (403)")
+            defer { listen.stop() }
+            let started = ContinuousClock.now
+            let status = try await listen.exitStatus(within: .seconds(10))
+            #expect(ContinuousClock.now - started < .seconds(3), "no retry, no back-off")
+            let errors = try await listen.errorLines.all(within: .seconds(5), "the end of bcstream's stderr")
+            #expect(status == 1)
+            #expect(try await listen.lines.all(within: .seconds(5)).isEmpty)
+            #expect(errors.contains("""
+                127.0.0.1 rejected the connection: HTTP 403 Forbidden instead of a WebSocket; not retrying, as it \
+                would be rejected again (the server does not let this client in)
+                """), "stderr: \(errors)")
+            _ = try await peer.reported("rejected n=1 status=403")
+            #expect(peer.transcript.filter { $0.hasPrefix("request ") }.count == 1, "one attempt only")
+        }
+    }
 }
