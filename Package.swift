@@ -51,11 +51,18 @@ let package = Package(
             ],
             exclude: ["Goldens"]
         ),
-        .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket"]),
-        .testTarget(name: "BCListenerTests", dependencies: ["BCListener", "BCMessages", "BCWebSocket"]),
+        // What the test targets share: child processes (the Python peers of Tests/Peers, the built binary)
+        // whose output lines can be awaited, and waits that fail with a message instead of hanging. A plain
+        // target, not a test target, so that test targets can depend on it; no product exports it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket", "TestSupport"]),
+        .testTarget(
+            name: "BCListenerTests",
+            dependencies: ["BCListener", "BCMessages", "BCWebSocket", "TestSupport"]
+        ),
         .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages"]),
         // Runs the built command as a user would.
-        .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages"]),
+        .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -85,18 +85,25 @@ struct ListenCommand: AsyncParsableCommand {
         var webSocket = WebSocketClientConfiguration()
         webSocket.tls = .init(caFile: caFile, insecure: insecure)
         webSocket.permessageDeflate = !noCompression
+        // A loop of its own, shut down before the process exits: without that the process can end before the
+        // loop's thread has sent the close frames (`the live ended`, or `cancelled` after --count/--duration), and
+        // the server sees the connections drop.
+        let loop = WebSocketLoop(name: "bcstream.listen")
         let listeners = keys.map { key in
             var configuration = BCListenerConfiguration(key: key, url: endpoint)
             configuration.pingInterval = .seconds(pingInterval)
             configuration.connectTimeout = .seconds(connectTimeout)
             configuration.maxAttempts = maxAttempts
             configuration.decodingMode = strict ? .strict : .lenient
-            return ChannelListener(configuration: configuration, webSocket: webSocket, recorder: recorder)
+            return ChannelListener(configuration: configuration, webSocket: webSocket, recorder: recorder, loop: loop)
         }
         let outcome = await ListenSession(
             listeners: listeners, format: format, count: count,
             duration: duration.map { .milliseconds(Int64($0 * 1000)) }
         ).run()
+        // Closes what is still open (1001, going away, if the session's own close has not gone out yet) and waits
+        // for the close handshakes, at most about a second.
+        await loop.shutdown()
         if outcome.failed { throw ExitCode(1) }
     }
 }

@@ -1,5 +1,6 @@
 @testable import BCWebSocket
 import Testing
+import TestSupport
 
 /// One attempt tries every resolved address in turn while they refuse. The machine's resolver
 /// gives "localhost" a single address here, so the addresses are handed in directly, as the

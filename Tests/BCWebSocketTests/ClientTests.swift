@@ -1,5 +1,6 @@
 import BCWebSocket
 import Foundation
+import TestSupport
 import Testing
 
 /// The client against a real, independent peer: Python `websockets` 15.0.1 (Tests/Peers/ws_peer.py).
@@ -217,9 +218,9 @@ struct ClientTests {
 
     @Test("wss: fails against the system store, opens with the test CA as caFile")
     func tlsWithTestCA() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificateAuthority.make()
         defer { certificates.remove() }
-        try await withPeer("tls", [certificates.certificateFile, certificates.keyFile]) { _, port in
+        try await withPeer("tls", [certificates.serverCertificate, certificates.serverKey]) { _, port in
             // "localhost": the name the certificate carries, and the name lws checks it against.
             let url = "wss://localhost:\(port)/"
 
@@ -232,7 +233,7 @@ struct ClientTests {
             #expect(detail.contains("not trusted"))
 
             var configuration = WebSocketClientConfiguration()
-            configuration.tls = .trusting(caFile: certificates.caFile)
+            configuration.tls = .trusting(caFile: certificates.certificate)
             let (connection, trusted) = try connect(url, configuration)
             #expect(try await trusted.next() == .opened)
             #expect(try await trusted.next() == .text("hello"))
@@ -246,7 +247,7 @@ struct ClientTests {
             #expect(reason.code == 1000)
 
             var missing = WebSocketClientConfiguration()
-            missing.tls = .trusting(caFile: certificates.directory.appendingPathComponent("absent.pem").path)
+            missing.tls = .trusting(caFile: certificates.directory + "/absent.pem")
             let (_, missingEvents) = try connect(url, missing)
             let missingFailure = try await missingEvents.next()
             guard case .failed(.tls)? = missingFailure else {

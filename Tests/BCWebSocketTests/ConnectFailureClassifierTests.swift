@@ -1,5 +1,6 @@
 @testable import BCWebSocket
 import Testing
+import TestSupport
 
 @Suite("lws connection errors become typed failures")
 struct ConnectFailureClassifierTests {

@@ -1,6 +1,7 @@
 import BCWebSocket
 import Foundation
 import Testing
+import TestSupport
 
 private let testServerPath = "/usr/bin/libwebsockets-test-server"
 

@@ -1,5 +1,6 @@
 @testable import BCWebSocket
 import Testing
+import TestSupport
 
 @Suite("Reassembly and framing, without sockets")
 struct MessageAssemblerTests {

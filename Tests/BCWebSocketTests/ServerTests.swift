@@ -1,6 +1,7 @@
 import BCWebSocket
 import Foundation
 import Testing
+import TestSupport
 
 /// The server side (what the replay tool serves with), against a Python websockets client, and
 /// against the binding's own client for the faults only it can inject.
@@ -14,7 +15,7 @@ struct ServerTests {
         let url = "ws://127.0.0.1:\(server.port)/"
 
         // Without compression every frame goes out as sent: the peer counts them.
-        let plain = try PeerProcess.python("client", [url, "plain"])
+        let plain = try PeerProcess.python(.webSocket, "client", [url, "plain"])
         defer { plain.stop() }
         guard case .connected(let first) = try await events.next(within: .seconds(10), "the plain Python client") else {
             Issue.record("expected .connected")
@@ -34,7 +35,7 @@ struct ServerTests {
 
         // With permessage-deflate negotiated the message still arrives whole and equal; lws
         // compresses non-final fragments without flushing, so zlib decides the frame count.
-        let deflating = try PeerProcess.python("client", [url])
+        let deflating = try PeerProcess.python(.webSocket, "client", [url])
         defer { deflating.stop() }
         guard case .connected(let second) = try await events.next(within: .seconds(10), "the deflating Python client") else {
             Issue.record("expected .connected")

@@ -1,5 +1,6 @@
 @testable import BCWebSocket
 import Testing
+import TestSupport
 
 @Suite("WebSocketURL parsing")
 struct WebSocketURLTests {

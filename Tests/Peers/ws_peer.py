@@ -7,6 +7,9 @@ Server scenarios listen on 127.0.0.1, on a free port, and print that port alone 
 of stdout. Every later stdout line is a report the test may wait for ("key=value ..."). The script
 runs until the test kills it (or, for the client scenario, until it is done).
 
+When stdin is a pipe (as the tests give it), the peer exits as soon as that pipe closes: a test run
+that dies without stopping it leaves nothing behind.
+
   echo                  on open: report the request path and Origin, and the negotiated extensions,
                         send "hello"; answer every message with "echo:" + it (text or bytes).
                         Reports "closed code=N reason=..." when the connection ends.
@@ -23,8 +26,11 @@ runs until the test kills it (or, for the client scenario, until it is done).
 """
 
 import asyncio
+import os
 import ssl
+import stat
 import sys
+import threading
 
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
@@ -121,11 +127,26 @@ async def run_client(url, compression):
     report("done")
 
 
+def exit_with_parent():
+    """When stdin is a pipe (as the tests give it), exits once it reaches end of file: the test stopped the peer,
+    or the test process died without doing so. Run by hand, stdin is a terminal and nothing is watched."""
+    if not stat.S_ISFIFO(os.fstat(0).st_mode):
+        return
+
+    def watch():
+        while os.read(0, 4096):
+            pass
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     scenario, args = argv[1], argv[2:]
+    exit_with_parent()
     if scenario == "echo":
         coroutine = run_server(echo_handler)
     elif scenario == "fragmented":

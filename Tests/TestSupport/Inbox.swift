@@ -1,34 +1,12 @@
 import Synchronization
 
-/// Thrown when an awaited event does not come in time.
-struct TimedOut: Error, CustomStringConvertible {
-    let what: String
-    let after: Duration
-    var description: String { "timed out after \(after) waiting for \(what)" }
-}
-
-/// Races `body` against a deadline; the loser is cancelled.
-func withTimeout<T: Sendable>(
-    _ timeout: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw TimedOut(what: what, after: timeout)
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw TimedOut(what: what, after: timeout) }
-        return first
-    }
-}
-
-/// A buffer that one long-lived task fills from an `AsyncStream` and tests read with a timeout.
+/// A buffer that one long-lived task fills from an `AsyncSequence` (or a pipe's lines) and tests read with a
+/// timeout.
 ///
 /// Reading an `AsyncStream` directly inside a timeout would cancel the reading task on timeout,
 /// and a cancelled consumer ends the stream (and so closes the connection under test). Here the
 /// feeding task stays; only the waiter is cancelled.
-final class Inbox<Element: Sendable>: Sendable {
+public final class Inbox<Element: Sendable>: Sendable {
     private struct State {
         var buffer: [Element] = []
         var finished = false
@@ -39,24 +17,32 @@ final class Inbox<Element: Sendable>: Sendable {
     private let state = Mutex(State())
     private let feeder = Mutex<Task<Void, Never>?>(nil)
 
-    init() {}
+    public init() {}
 
-    /// Starts a task that moves every element of `stream` in here.
-    convenience init(_ stream: AsyncStream<Element>) {
+    /// Starts a task that moves every element of `sequence` in here: that task is the sequence's consumer.
+    public convenience init<Source: AsyncSequence<Element, Never> & Sendable>(_ sequence: Source) {
+        self.init(sequence) { $0 }
+    }
+
+    /// Starts a task that moves every element of `sequence` in here, changed by `transform` (to stamp it with
+    /// the time it came, say).
+    public convenience init<Source: AsyncSequence<Input, Never> & Sendable, Input>(
+        _ sequence: Source, _ transform: @escaping @Sendable (Input) -> Element
+    ) {
         self.init()
         let task = Task { [self] in
-            for await element in stream { self.push(element) }
+            for await element in sequence { self.push(transform(element)) }
             self.finish()
         }
         feeder.withLock { $0 = task }
     }
 
-    /// Stops feeding: cancels the task reading the stream (which ends that stream).
-    func cancel() {
+    /// Stops feeding: cancels the task reading the sequence (for a stream, that ends it).
+    public func cancel() {
         feeder.withLock { $0?.cancel() }
     }
 
-    func push(_ element: Element) {
+    public func push(_ element: Element) {
         let waiter: CheckedContinuation<Element?, Never>? = state.withLock { state in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -68,7 +54,7 @@ final class Inbox<Element: Sendable>: Sendable {
         waiter?.resume(returning: element)
     }
 
-    func finish() {
+    public func finish() {
         let waiter = state.withLock { state in
             state.finished = true
             let waiter = state.waiter
@@ -79,12 +65,12 @@ final class Inbox<Element: Sendable>: Sendable {
     }
 
     /// The next element, or `nil` once the stream finished; throws `TimedOut`.
-    func next(within timeout: Duration = .seconds(5), _ what: String = "the next event") async throws -> Element? {
+    public func next(within timeout: Duration = .seconds(5), _ what: String = "the next event") async throws -> Element? {
         try await withTimeout(timeout, what) { await self.take() }
     }
 
     /// Skips elements until one matches; throws `TimedOut`, or if the stream ends first.
-    func first(
+    public func first(
         within timeout: Duration = .seconds(5), _ what: String, where matches: @escaping @Sendable (Element) -> Bool
     ) async throws -> Element {
         try await withTimeout(timeout, what) {
@@ -92,6 +78,16 @@ final class Inbox<Element: Sendable>: Sendable {
                 if matches(element) { return element }
             }
             throw TimedOut(what: "\(what) (stream ended)", after: timeout)
+        }
+    }
+
+    /// Every element until the sequence finishes; throws `TimedOut` if it has not finished by then.
+    public func all(within timeout: Duration = .seconds(10), _ what: String = "the end of the sequence")
+        async throws -> [Element] {
+        try await withTimeout(timeout, what) {
+            var elements: [Element] = []
+            while let element = await self.take() { elements.append(element) }
+            return elements
         }
     }
 
