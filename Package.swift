@@ -60,7 +60,7 @@ let package = Package(
             name: "BCListenerTests",
             dependencies: ["BCListener", "BCMessages", "BCWebSocket", "TestSupport"]
         ),
-        .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages"]),
+        .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]),
         // Runs the built command as a user would.
         .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages", "TestSupport"]),
     ],

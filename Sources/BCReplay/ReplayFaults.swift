@@ -5,14 +5,15 @@ public struct ReplayFaults: Hashable, Sendable {
     /// after that many; the channel's playback pauses until the client subscribes again, then resumes
     /// where it stopped, so nothing is lost or sent twice.
     public var dropAfter: Int?
-    /// The close code of a drop (1001, going away, unless told otherwise; 1011 or 1012 mimic a server
-    /// error or restart).
+    /// The close code of a drop (1001, going away, unless told otherwise; 1011 mimics a server error).
+    /// libwebsockets 4.1.6 clients take 1012 and 1013 for protocol errors (1002).
     public var dropCode: UInt16
     /// Stop answering a subscriber after sending it this many messages: no `ACK` to `PING`, no pong to
     /// WebSocket pings, the TCP connection left open. Playback pauses until a client subscribes again.
     public var stallAfter: Int?
     /// Before the first message of each channel, send one message this many bytes long (a comment
-    /// padded with spaces): a client whose limit is lower closes with 1009 and reconnects.
+    /// padded with spaces): a client whose limit is lower closes with 1009 and reconnects. The playback
+    /// starts once that client has left (or after two seconds), so the fault costs no message.
     public var oversizedBytes: Int?
     /// Split every message into this many WebSocket frames (1: unfragmented).
     public var fragments: Int

@@ -33,6 +33,7 @@ public actor ReplayServer {
     private var finishedChannels: Set<String> = []
     private var subscriberWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    private var departureWaiters: [ClientID: CheckedContinuation<Void, Never>] = [:]
     private var eventLoop: Task<Void, Never>?
 
     /// Starts listening. With a `schedule` (a `ReplaySchedule`, or explicit steps like the demo's), each
@@ -78,6 +79,8 @@ public actor ReplayServer {
         subscriberWaiters = [:]
         for waiter in finishWaiters { waiter.resume() }
         finishWaiters = []
+        for waiter in departureWaiters.values { waiter.resume() }
+        departureWaiters = [:]
         await server.stop()
         eventLoop?.cancel()
         report.finish()
@@ -91,6 +94,7 @@ public actor ReplayServer {
             clients[client] = Subscriber()
         case .disconnected(let client):
             let key = clients.removeValue(forKey: client)?.key
+            departureWaiters.removeValue(forKey: client)?.resume()
             report.yield(.left(client, key: key))
         case .binary(let client, let bytes):
             report.yield(.unknownCommand(client, "a binary message of \(bytes.count) bytes"))
@@ -118,12 +122,29 @@ public actor ReplayServer {
     private func subscribed(_ key: String, client: ClientID) {
         for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
         guard playbacks[key] == nil, let schedule else { return }
-        if let bytes = faults.oversizedBytes {
-            server.send("MSG\t\(key)\t\(ReplayFaults.oversizedMessage(bytes: bytes))", to: client,
-                        fragments: faults.fragments)
-            report.yield(.fault(client, "sent one message of \(bytes) bytes"))
+        guard let bytes = faults.oversizedBytes else {
+            playbacks[key] = Task { await self.play(schedule, on: key) }
+            return
         }
-        playbacks[key] = Task { await self.play(schedule, on: key) }
+        server.send("MSG\t\(key)\t\(ReplayFaults.oversizedMessage(bytes: bytes))", to: client,
+                    fragments: faults.fragments)
+        report.yield(.fault(client, "sent one message of \(bytes) bytes"))
+        // A client whose limit is lower closes now; what the playback sent it meanwhile would be lost. So the
+        // playback waits for that client to leave (at most two seconds, for a client that takes the message).
+        playbacks[key] = Task {
+            await self.waitForDeparture(of: client, atMost: .seconds(2))
+            await self.play(schedule, on: key)
+        }
+    }
+
+    private func waitForDeparture(of client: ClientID, atMost limit: Duration) async {
+        guard clients[client] != nil else { return }
+        let timeout = Task {
+            try? await Task.sleep(for: limit)
+            self.departureWaiters.removeValue(forKey: client)?.resume()
+        }
+        await withCheckedContinuation { departureWaiters[client] = $0 }
+        timeout.cancel()
     }
 
     private func hasSubscribers(_ key: String) -> Bool {
@@ -166,8 +187,14 @@ public actor ReplayServer {
             clients[client]?.key = nil
             report.yield(.fault(client, "dropped after \(limit) messages (close \(faults.dropCode))"))
         } else if let limit = faults.stallAfter, sent == limit {
-            server.stall(client)
+            // No more ACKs from now on. The socket itself stops being read a moment later: stalling it holds
+            // back queued sends too, and the message just sent must still reach the client.
             clients[client]?.stalled = true
+            let server = server
+            Task {
+                try? await Task.sleep(for: .milliseconds(200))
+                server.stall(client)
+            }
             report.yield(.fault(client, "stalled after \(limit) messages: no ACK, no pong"))
         }
     }

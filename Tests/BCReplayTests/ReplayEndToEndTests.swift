@@ -1,0 +1,125 @@
+import BCListener
+import BCMessages
+import BCReplay
+import BCWebSocket
+import Foundation
+import Testing
+import TestSupport
+
+/// The replay server and the listener over loopback: what is played arrives, decoded, in order, once; and each
+/// fault produces the listener behaviour BCListener promises.
+@Suite(.timeLimit(.minutes(1)))
+struct ReplayEndToEndTests {
+    /// A listener on a replay server of `items`, with short timings so faults resolve fast.
+    private struct Session {
+        let server: ReplayServer
+        let events: Inbox<BCListenerEvent>
+
+        init(_ items: [ReplayItem], faults: ReplayFaults = ReplayFaults(), speed: ReplaySpeed = .max,
+             maxMessageSize: Int = 1 << 20, recorder: FrameRecorder? = nil, stopOnLiveEnd: Bool = false) async throws {
+            let schedule = ReplaySchedule(items: items, options: .init(interval: .zero, speed: speed))
+            server = try await ReplayServer(schedule: schedule, faults: faults)
+            let url = try #require(URL(string: "ws://127.0.0.1:\(server.port)/"))
+            var configuration = BCListenerConfiguration(key: "replay:test", url: url)
+            configuration.pingInterval = .seconds(1)
+            configuration.backoff = .init(initialDelay: .milliseconds(50), multiplier: 2,
+                                          maximumDelay: .milliseconds(200), jitter: 0)
+            configuration.stopOnLiveEnd = stopOnLiveEnd
+            var webSocket = WebSocketClientConfiguration()
+            webSocket.maxMessageSize = maxMessageSize
+            events = Inbox(ChannelListener(configuration: configuration, webSocket: webSocket, recorder: recorder))
+        }
+
+        /// Events until `count` messages arrived (decoded or not), then the listener stops.
+        func events(untilMessages count: Int, within timeout: Duration = .seconds(20)) async throws -> [BCListenerEvent] {
+            var received: [BCListenerEvent] = []
+            var messages = 0
+            while messages < count {
+                guard let event = try await events.next(within: timeout, "message \(messages + 1) of \(count)") else {
+                    break
+                }
+                received.append(event)
+                if case .message = event { messages += 1 }
+                if case .undecodable(.some, _, _) = event { messages += 1 }
+            }
+            events.cancel()
+            await server.stop()
+            return received
+        }
+    }
+
+    private static func responses(_ events: [BCListenerEvent]) -> [BCResponse] {
+        events.compactMap { if case .message(let response, _, _, _) = $0 { response } else { nil } }
+    }
+
+    private static func decoded(_ items: [ReplayItem]) throws -> [BCResponse] {
+        try items.map { try BCMessageDecoder().decode($0.text) }
+    }
+
+    @Test func everyFixtureArrivesDecodedInOrderOnce() async throws {
+        let items = try Checkout.loader.load(arguments: []).items
+        let session = try await Session(items)
+        let events = try await session.events(untilMessages: items.count)
+        #expect(try Self.responses(events) == Self.decoded(items))
+        #expect(!events.contains { if case .reconnecting = $0 { true } else { false } })
+    }
+
+    @Test func aRecordingReplaysToTheSameDecodedStream() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/session.ndjson"
+        let items = try Checkout.loader.load(arguments: ["23", "3", "1", "35", "116", "8-live-ended-bare"]).items
+        let recorder = try FrameRecorder(path: path)
+        let first = try await Session(items, recorder: recorder, stopOnLiveEnd: true)
+        let live = try Self.responses(await first.events.all(within: .seconds(20), "the live to end"))
+        await first.server.stop()
+
+        let recording = try Checkout.loader.load(arguments: [path])
+        #expect(recording.problems.isEmpty)
+        let second = try await Session(recording.items, stopOnLiveEnd: true)
+        let replayed = try Self.responses(await second.events.all(within: .seconds(20), "the replayed live to end"))
+        await second.server.stop()
+
+        #expect(live == (try Self.decoded(items)))
+        #expect(replayed == live)
+    }
+
+    /// A drop, a stall or an oversized message costs a reconnect, never a message.
+    @Test(arguments: [
+        ("drop", ReplayFaults(dropAfter: 3)),
+        ("stall", ReplayFaults(stallAfter: 2)),
+        ("oversized", ReplayFaults(oversizedBytes: 100_000)),
+    ])
+    func aFaultCostsAReconnectAndNoMessage(_ name: String, _ faults: ReplayFaults) async throws {
+        let items = try Checkout.loader.load(arguments: ["3"]).items
+        let session = try await Session(items, faults: faults, speed: .times(1), maxMessageSize: 64 * 1024)
+        let events = try await session.events(untilMessages: items.count, within: .seconds(10))
+
+        #expect(try Self.responses(events) == Self.decoded(items), "\(name): every message once, in order")
+        let subscriptions = events.filter { if case .subscribed = $0 { true } else { false } }.count
+        #expect(subscriptions >= 2, "\(name): the listener reconnected and subscribed again")
+        let reasons = events.compactMap { if case .disconnected(let reason) = $0 { reason } else { nil } }
+        switch name {
+        case "oversized":
+            #expect(reasons.first == .closed(code: 1009, reason: "a message was larger than 65536 bytes"))
+        case "stall":
+            #expect(reasons.first.map { $0 == .pingTimeout || "\($0)".contains("no pong") } == true,
+                    "a stalled server is a dead link: \(reasons)")
+        default:
+            #expect(reasons.first == .closed(code: 1001, reason: "replay: drop after 3"))
+        }
+    }
+
+    @Test func theDropCloseCodeReachesTheListener() async throws {
+        let items = try Checkout.loader.load(arguments: ["1"]).items
+        let session = try await Session(items, faults: ReplayFaults(dropAfter: 2, dropCode: 1011))
+        let events = try await session.events(untilMessages: items.count)
+        #expect(events.contains(.disconnected(.closed(code: 1011, reason: "replay: drop after 2"))))
+    }
+
+    @Test func fragmentedMessagesArriveWhole() async throws {
+        let items = try Checkout.loader.load(arguments: ["35"]).items
+        let session = try await Session(items, faults: ReplayFaults(fragments: 3))
+        let events = try await session.events(untilMessages: items.count)
+        #expect(try Self.responses(events) == Self.decoded(items))
+    }
+}
