@@ -21,6 +21,9 @@ public enum BCListenerEvent: Hashable, Sendable, CustomStringConvertible {
     case undecodable(BCDecodingError?, raw: String, reason: String)
     /// The server sent `ERR`, with its text (often empty). The session goes on.
     case serverError(String)
+    /// A received frame could not be written to the recording (disk full, file removed); it was still
+    /// decoded and reported. The session goes on.
+    case recordingFailed(String)
     /// The open connection was lost, or closed by the listener because the link was dead.
     case disconnected(BCTransportFailure)
     /// Connection attempt `attempt` will be made after `delay`, because of `reason`. Attempts are counted
@@ -46,6 +49,8 @@ public enum BCListenerEvent: Hashable, Sendable, CustomStringConvertible {
             return "skipped a line: \(reason)"
         case .serverError(let text):
             return text.isEmpty ? "the server sent ERR without details" : "the server sent ERR: \(text.excerpt)"
+        case .recordingFailed(let problem):
+            return "could not record a frame: \(problem)"
         case .disconnected(let reason):
             return "lost the connection to \(host): \(reason)"
         case .reconnecting(let attempt, let delay, let reason):

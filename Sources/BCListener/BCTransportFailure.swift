@@ -21,10 +21,15 @@ public enum BCTransportFailure: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether trying again may help: network errors, timeouts, closes and HTTP 5xx may pass; a request the
     /// server rejects as such (HTTP 4xx: bad request, no such endpoint, not allowed) will be rejected again.
-    /// 408 (request timeout) and 429 (too many requests) are the 4xx that ask to come back later.
+    /// 408 (request timeout) and 429 (too many requests) are the 4xx that ask to come back later. A TLS
+    /// failure is final too: a certificate this client does not trust stays untrusted until the user passes
+    /// its CA (`--ca-file`), and retrying forever would hide that.
     public var isRetryable: Bool {
-        guard case .httpStatus(let status) = self else { return true }
-        return !(400..<500).contains(status) || status == 408 || status == 429
+        switch self {
+        case .httpStatus(let status): !(400..<500).contains(status) || status == 408 || status == 429
+        case .tls: false
+        default: true
+        }
     }
 
     public var description: String {

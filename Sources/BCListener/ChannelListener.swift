@@ -160,7 +160,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
         do {
             try recorder.record(RecordedFrame(time: time, key: configuration.key, text: text))
         } catch {
-            output.yield(.serverError("could not record the frame to \(recorder.path): \(error)"))
+            output.yield(.recordingFailed("\(recorder.path): \(error)"))
         }
     }
 }

@@ -106,8 +106,16 @@ import Testing
     static let retryableFailures: [BCTransportFailure] = [
         .httpStatus(500), .httpStatus(502), .httpStatus(503), .httpStatus(504), .httpStatus(408),
         .httpStatus(429), .httpStatus(302), .dnsFailed, .refused, .timedOut(after: .seconds(10)),
-        .tls("certificate expired"), .closed(code: 1011, reason: "restart"), .pingTimeout, .other("ENETUNREACH"),
+        .closed(code: 1011, reason: "restart"), .pingTimeout, .other("ENETUNREACH"),
     ]
+
+    @Test func aTLSFailureIsFinal() {
+        var session = Session()
+        session.on(.start, at: 0)
+        #expect(session.on(.connectFailed(.tls("certificate not trusted")), at: 1).events == [
+            .failed(.rejected(.tls("certificate not trusted"))),
+        ])
+    }
 
     @Test(arguments: retryableFailures)
     func networkErrorsTimeoutsAndServerErrorsAreRetried(_ failure: BCTransportFailure) {
