@@ -35,6 +35,7 @@ public actor ReplayServer {
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     private var departureWaiters: [ClientID: CheckedContinuation<Void, Never>] = [:]
     private var eventLoop: Task<Void, Never>?
+    private var stopping: Task<Void, Never>?
 
     /// Starts listening. With a `schedule` (a `ReplaySchedule`, or explicit steps like the demo's), each
     /// channel plays it from its first subscription; without one, only `push` sends.
@@ -72,8 +73,18 @@ public actor ReplayServer {
         clients.values.compactMap(\.key).reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
-    /// Closes every client, stops listening and ends `activity`.
+    /// Closes every client, stops listening and ends `activity`. A second call waits for the first to finish.
     public func stop() async {
+        if let stopping {
+            await stopping.value
+            return
+        }
+        let stopping = Task { await shutDown() }
+        self.stopping = stopping
+        await stopping.value
+    }
+
+    private func shutDown() async {
         for playback in playbacks.values { playback.cancel() }
         for waiters in subscriberWaiters.values { for waiter in waiters { waiter.resume() } }
         subscriberWaiters = [:]
@@ -81,6 +92,11 @@ public actor ReplayServer {
         finishWaiters = []
         for waiter in departureWaiters.values { waiter.resume() }
         departureWaiters = [:]
+        // Say goodbye with a close frame and give it a moment to go out before the context goes away.
+        if !clients.isEmpty {
+            for client in clients.keys { server.close(client, code: 1001, reason: "replay stopped") }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
         await server.stop()
         eventLoop?.cancel()
         report.finish()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BCListener
 import BCReplay
+import BCWebSocket
 import Foundation
 
 struct DemoCommand: AsyncParsableCommand {
@@ -30,8 +31,12 @@ struct DemoCommand: AsyncParsableCommand {
         guard let url = URL(string: "ws://\(server.host):\(server.port)/") else { throw ExitCode(1) }
         FileHandle.standardError.write(Data("demo: replay server on \(url.absoluteString), \(script.steps.count) messages\n".utf8))
 
-        let listener = ChannelListener(configuration: BCListenerConfiguration(key: "demo:live", url: url))
-        let outcome = await ListenSession(listeners: [listener], format: format, count: nil, duration: .seconds(60)).run()
+        // A loop of its own, shut down before exiting, so the listener's close frame goes out (see listen).
+        let loop = WebSocketLoop(name: "bcstream.demo")
+        let listener = ChannelListener(configuration: BCListenerConfiguration(key: "demo:live", url: url), loop: loop)
+        let session = ListenSession(listeners: [listener], format: format, count: nil, duration: .seconds(60))
+        let outcome = try await cancellingOnInterrupt { await session.run() }
+        await loop.shutdown()
         await server.stop()
         if outcome.failed || outcome.tally.perKind["liveEnded"] == nil { throw ExitCode(1) }
     }

@@ -97,10 +97,9 @@ struct ListenCommand: AsyncParsableCommand {
             configuration.decodingMode = strict ? .strict : .lenient
             return ChannelListener(configuration: configuration, webSocket: webSocket, recorder: recorder, loop: loop)
         }
-        let outcome = await ListenSession(
-            listeners: listeners, format: format, count: count,
-            duration: duration.map { .milliseconds(Int64($0 * 1000)) }
-        ).run()
+        let session = ListenSession(listeners: listeners, format: format, count: count,
+                                    duration: duration.map { .milliseconds(Int64($0 * 1000)) })
+        let outcome = try await cancellingOnInterrupt { await session.run() }
         // Closes what is still open (1001, going away, if the session's own close has not gone out yet) and waits
         // for the close handshakes, at most about a second.
         await loop.shutdown()

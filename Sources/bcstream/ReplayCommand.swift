@@ -103,16 +103,23 @@ struct ReplayCommand: AsyncParsableCommand {
         let activityLog = Task {
             for await activity in server.activity { log(activity.description) }
         }
-        if interactive {
-            let catalog = try? loader.defaultCatalog()
-            await ReplayPrompt(completion: catalog.map(PromptCompletion.init), server: server).run()
-        } else if keepOpen || loop {
-            // Serve until interrupted.
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-        } else {
-            await server.waitUntilAChannelFinished()
-            // Let the last frames reach the client before the connections close.
-            try? await Task.sleep(for: .milliseconds(500))
+        let catalog = interactive ? try? loader.defaultCatalog() : nil
+        let serveForever = keepOpen || loop
+        // Ctrl-C stops serving; the server then closes its clients with a close frame.
+        _ = try? await cancellingOnInterrupt {
+            if interactive {
+                await ReplayPrompt(completion: catalog.map(PromptCompletion.init), server: server).run()
+            } else if serveForever {
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            } else {
+                await withTaskCancellationHandler {
+                    await server.waitUntilAChannelFinished()
+                } onCancel: {
+                    Task { await server.stop() }
+                }
+                // Let the last frames reach the client before the connections close.
+                try? await Task.sleep(for: .milliseconds(500))
+            }
         }
         await server.stop()
         activityLog.cancel()
