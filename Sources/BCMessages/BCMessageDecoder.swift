@@ -16,10 +16,22 @@ public struct BCMessageDecoder: Sendable {
         case strict
     }
 
-    public var mode: Mode
+    /// How the JSON is read. Both engines give equal values and equal errors; they differ only in speed.
+    public enum Engine: String, Hashable, Sendable, CaseIterable {
+        /// BCStream's own decoder: one pass over the UTF-8 bytes, no `DecodingError` built on the happy path.
+        /// The default, everywhere.
+        case fast
+        /// Foundation's `JSONDecoder`: the reference the fast engine is tested against, and the benchmark's
+        /// baseline.
+        case foundation
+    }
 
-    public init(mode: Mode = .lenient) {
+    public var mode: Mode
+    public var engine: Engine
+
+    public init(mode: Mode = .lenient, engine: Engine = .fast) {
         self.mode = mode
+        self.engine = engine
     }
 
     /// Decodes one message from its JSON text.

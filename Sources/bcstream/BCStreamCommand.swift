@@ -5,6 +5,6 @@ struct BCStreamCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bcstream",
         abstract: "Turn a live stream's bcsvr pub/sub messages into typed values.",
-        subcommands: [DecodeCommand.self, TypesCommand.self]
+        subcommands: [DecodeCommand.self, TypesCommand.self, BenchCommand.self]
     )
 }
