@@ -47,6 +47,10 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Also time strict mode (the fast engine and the baseline).")
     var strict = false
 
+    @Option(help: ArgumentHelp("Time only this decoder (baseline, god-class or fast), for profiling; no check.",
+                               visibility: .hidden))
+    var only: String?
+
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
@@ -66,8 +70,9 @@ struct BenchCommand: ParsableCommand {
         print("corpus: \(corpus.name): \(corpus.messages.count) messages, \(corpus.byteCount) bytes, "
               + "\(corpus.byteCount / corpus.messages.count) bytes a message on average")
         print("machine: \(Machine.description)")
-        print("timing: " + (iterations.map { "\($0) passes over the corpus" } ?? "about \(seconds) s") + " per decoder, one thread")
-        try checkEquivalence(corpus)
+        print("timing: " + (iterations.map { "\($0) passes over the corpus" } ?? "about \(seconds) s of CPU time")
+              + " per decoder, in turns, on one thread")
+        if only == nil { try checkEquivalence(corpus) }
 
         let baseline = BCMessageDecoder(mode: .lenient, engine: .foundation)
         let fast = BCMessageDecoder(mode: .lenient, engine: .fast)
@@ -83,11 +88,16 @@ struct BenchCommand: ParsableCommand {
             contenders.append(("BCStream fast path, strict", { data in (try? strictFast.decode(data))?.t ?? -1 }))
         }
 
+        if let only {
+            let keep = ["baseline": "JSONDecoder (baseline)", "god-class": "god class (JSONSerialization)",
+                        "fast": "BCStream fast path"][only]
+            contenders.removeAll { $0.0 != keep }
+        }
         print("")
         print(row("decoder", "messages/s", "MB/s", "allocs/msg", "ns/msg"))
+        let results = measure(corpus, contenders.map(\.1))
         var rates: [String: Double] = [:]
-        for (name, decode) in contenders {
-            let result = measure(corpus, decode)
+        for ((name, _), result) in zip(contenders, results) {
             rates[name] = result.messagesPerSecond
             print(row(name, result.messagesPerSecond.formatted(digits: 0), result.megabytesPerSecond.formatted(digits: 1),
                       result.allocationsPerMessage.map { $0.formatted(digits: 1) } ?? "n/a",
@@ -132,28 +142,49 @@ struct BenchCommand: ParsableCommand {
         var allocationsPerMessage: Double?
     }
 
-    private func measure(_ corpus: BenchCorpus, _ decode: (Data) -> Int) -> Measurement {
+    /// Times the decoders in turns (one pass over the corpus each, round after round) rather than one after
+    /// the other, so that a change in the machine's load during the run weighs on all of them alike. Time is
+    /// this thread's CPU time, which other processes on a busy machine do not inflate.
+    private func measure(_ corpus: BenchCorpus, _ decoders: [(Data) -> Int]) -> [Measurement] {
         var checksum = 0
-        for data in corpus.messages { checksum &+= decode(data) }  // warm-up
-
-        let clock = ContinuousClock()
-        var passes = 0
-        let start = clock.now
-        var elapsed = Duration.zero
-        repeat {
-            for data in corpus.messages { checksum &+= decode(data) }
-            passes += 1
-            elapsed = clock.now - start
-        } while iterations.map({ passes < $0 }) ?? (elapsed < .seconds(seconds))
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-
-        let allocations = AllocationCounter.count { for data in corpus.messages { checksum &+= decode(data) } }
+        for decode in decoders {
+            for data in corpus.messages { checksum &+= decode(data) }  // warm-up
+        }
+        var spent = [Double](repeating: 0, count: decoders.count)
+        var passes = [Int](repeating: 0, count: decoders.count)
+        let rounds = iterations ?? Int.max
+        var round = 0
+        while round < rounds {
+            for (index, decode) in decoders.enumerated() {
+                let start = threadCPUTime()
+                // At least ~20 ms a turn, so that reading the clock costs nothing measurable.
+                repeat {
+                    for data in corpus.messages { checksum &+= decode(data) }
+                    passes[index] += 1
+                } while iterations == nil && threadCPUTime() - start < 0.02
+                spent[index] += threadCPUTime() - start
+            }
+            round += 1
+            if iterations == nil, (spent.min() ?? 0) >= seconds { break }
+        }
+        let results = decoders.indices.map { index in
+            let allocations = AllocationCounter.count {
+                for data in corpus.messages { checksum &+= decoders[index](data) }
+            }
+            let messages = Double(passes[index] * corpus.messages.count)
+            return Measurement(
+                messagesPerSecond: messages / spent[index],
+                megabytesPerSecond: Double(passes[index] * corpus.byteCount) / spent[index] / 1e6,
+                allocationsPerMessage: allocations.map { Double($0) / Double(corpus.messages.count) })
+        }
         blackHole(checksum)
-        let messages = Double(passes * corpus.messages.count)
-        return Measurement(
-            messagesPerSecond: messages / seconds,
-            megabytesPerSecond: Double(passes * corpus.byteCount) / seconds / 1e6,
-            allocationsPerMessage: allocations.map { Double($0) / Double(corpus.messages.count) })
+        return results
+    }
+
+    private func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private func row(_ name: String, _ rate: String, _ megabytes: String, _ allocations: String, _ nanoseconds: String) -> String {
