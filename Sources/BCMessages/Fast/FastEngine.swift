@@ -21,7 +21,7 @@ enum FastEngine {
         }
         let response: BCResponse
         do {
-            response = try BCResponse(from: TapeDecoder(document: document, index: 0))
+            response = try extractDirectly(document) ?? BCResponse(from: TapeDecoder(document: document, index: 0))
         } catch let error as DecodingError {
             let json = Data(bytes)
             throw BCMessageDecoder.describe(error, in: json, raw: try? document.jsonValue(at: 0), t: typeNumber(of: document))
@@ -38,6 +38,18 @@ enum FastEngine {
             }
         }
         return response
+    }
+
+    /// The hot kinds read straight off the tape, as `BCResponse(from:)` would read them; nil for other kinds and
+    /// for any message the direct path cannot take whole (which then goes through `init(from:)`).
+    static func extractDirectly(_ document: TapeDocument) -> BCResponse? {
+        guard let object = try? TapeObject(document, at: 0),
+              let index = document.value(forKey: "t", in: object.table),
+              document.entries[Int(index)].kind != .null,
+              let t = document.forceInt(at: index)
+        else { return nil }
+        guard let type = BCType(rawValue: t) else { return (try? BCResponse.Unknown(tape: object)).map(BCResponse.unknown) }
+        return try? BCResponse.extractDirectly(type, from: object)
     }
 
     /// The message's `t` as an optional forcible Int reads it (nil when absent, null or unreadable).

@@ -104,7 +104,53 @@ extension TapeDocument {
         if id == leaves.jsonValue {
             return unsafeBitCast(try jsonValue(at: index), to: T.self)
         }
+        // Arrays and objects of forcible values: only the regular case here; anything else (null, a wrong kind, a
+        // bad element) goes through the generic path, which gives Foundation's exact errors.
+        if id == leaves.strings, let strings = forcedArray(at: index, forceString) {
+            return unsafeBitCast(Forcible<[String]>(wrappedValue: strings), to: T.self)
+        }
+        if id == leaves.optionalStrings, let strings = forcedArray(at: index, forceString) {
+            return unsafeBitCast(Forcible<[String]?>(wrappedValue: strings), to: T.self)
+        }
+        if id == leaves.optionalInts, let ints = forcedArray(at: index, forceInt) {
+            return unsafeBitCast(Forcible<[Int]?>(wrappedValue: ints), to: T.self)
+        }
+        if id == leaves.optionalStringDictionary, let strings = forcedDictionary(at: index, forceString) {
+            return unsafeBitCast(Forcible<[String: String]?>(wrappedValue: strings), to: T.self)
+        }
         return nil
+    }
+
+    private func forcedArray<Element>(at index: Int32, _ read: (Int32) -> Element?) -> [Element]? {
+        let entry = entries[Int(index)]
+        guard entry.kind == .array else { return nil }
+        var result: [Element] = []
+        result.reserveCapacity(Int(entry.b))
+        var element = index + 1
+        for _ in 0..<entry.b {
+            guard entries[Int(element)].kind != .null, let value = read(element) else { return nil }
+            result.append(value)
+            element = next(after: element)
+        }
+        return result
+    }
+
+    private func forcedDictionary<Value>(at index: Int32, _ read: (Int32) -> Value?) -> [String: Value]? {
+        let entry = entries[Int(index)]
+        guard entry.kind == .object else { return nil }
+        var result: [String: Value] = [:]
+        result.reserveCapacity(Int(entry.b))
+        var key = index + 1
+        for _ in 0..<entry.b {
+            // The first of duplicate keys wins; a later duplicate is never read.
+            guard let name = string(at: key) else { return nil }
+            if result[name] == nil {
+                guard entries[Int(key + 1)].kind != .null, let value = read(key + 1) else { return nil }
+                result[name] = value
+            }
+            key = next(after: key + 1)
+        }
+        return result
     }
 
     @inline(__always)
@@ -399,6 +445,10 @@ struct LeafTypes: Sendable {
     let collabType = ObjectIdentifier(CollabType.self)
     let giftGachaType = ObjectIdentifier(GiftGachaType.self)
     let jsonValue = ObjectIdentifier(JSONValue.self)
+    let strings = ObjectIdentifier(Forcible<[String]>.self)
+    let optionalStrings = ObjectIdentifier(Forcible<[String]?>.self)
+    let optionalInts = ObjectIdentifier(Forcible<[Int]?>.self)
+    let optionalStringDictionary = ObjectIdentifier(Forcible<[String: String]?>.self)
 
     static let shared = LeafTypes()
 }

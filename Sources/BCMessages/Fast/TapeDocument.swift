@@ -90,6 +90,8 @@ final class TapeDocument {
 
     /// An object's members, for lookups by key: a run of `members`, and for a large object a hash index.
     struct MemberTable {
+        /// The object's own tape index.
+        var objectIndex: Int32?
         var start: Int
         var count: Int
         var hasSlowKeys: Bool
@@ -121,7 +123,7 @@ final class TapeDocument {
             index = next(after: index + 1)
         }
         work += count
-        var table = MemberTable(start: start, count: count, hasSlowKeys: hasSlowKeys, bucketStart: -1, bucketMask: 0)
+        var table = MemberTable(objectIndex: object, start: start, count: count, hasSlowKeys: hasSlowKeys, bucketStart: -1, bucketMask: 0)
         if count > Self.lookupThreshold {
             var bucketCount = 64
             while bucketCount < count * 2 { bucketCount <<= 1 }
