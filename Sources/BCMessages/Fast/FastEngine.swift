@@ -72,3 +72,39 @@ enum FastEngine {
         return UnsafeBufferPointer(rebasing: bytes[3...])
     }
 }
+
+// MARK: - For tests
+
+extension FastEngine {
+    /// Decodes any `Decodable` from JSON with the fast engine's `Decoder` (for the scalar equivalence tests).
+    /// A text that does not scan throws `TapeScanError`.
+    static func decodeValue<T: Decodable>(_ type: T.Type, from json: Data) throws -> T {
+        try json.withUnsafeBytes { raw in
+            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { throw TapeScanError() }
+            return try document.decode(type, at: 0)
+        }
+    }
+
+    /// The message read both ways the engine can: by direct extraction (nil when the kind has none or the
+    /// message is irregular) and through `init(from:)` over the tape.
+    static func bothPaths(_ json: Data) -> (direct: BCResponse?, generic: BCResponse?) {
+        json.withUnsafeBytes { raw in
+            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { return (nil, nil) }
+            let generic = try? BCResponse(from: TapeDecoder(document: document, index: 0))
+            guard let again = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { return (nil, generic) }
+            return (extractDirectly(again), generic)
+        }
+    }
+
+    /// How much work decoding `json` takes beyond the scan (which looks at each byte a bounded number of times):
+    /// members hashed and compared, bytes unescaped. Tests use it to check that decoding stays linear.
+    static func work(decoding json: Data, mode: BCMessageDecoder.Mode = .lenient) -> Int {
+        json.withUnsafeBytes { raw in
+            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { return 0 }
+            if extractDirectly(document) == nil {
+                _ = try? BCResponse(from: TapeDecoder(document: document, index: 0))
+            }
+            return document.work
+        }
+    }
+}

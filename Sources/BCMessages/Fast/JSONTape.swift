@@ -26,6 +26,8 @@ struct TapeEntry {
     static let nonASCII: UInt8 = 4
     /// The number is a plain integer literal: an optional `-` and digits only.
     static let integerLiteral: UInt8 = 8
+    /// The object was read as a dictionary whose keys give numeric strings an int value (for coding paths).
+    static let integerKeys: UInt8 = 16
 }
 
 /// The JSON text is not a JSON document. Why does not matter here: `BCMessageDecoder` describes it from the text.

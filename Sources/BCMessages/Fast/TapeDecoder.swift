@@ -183,10 +183,14 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var codingPath: [any CodingKey] { document.codingPath(to: object) }
 
+    /// Only a dictionary asks for every key. Its keys give numeric strings an int value (`"0"` is key 0), and
+    /// Foundation's coding paths show them as `[0]`: the object is marked so that error paths do too.
     var allKeys: [Key] {
-        document.memberIndices(of: object).compactMap { member in
+        let keys = document.memberIndices(of: object).compactMap { member in
             document.string(at: member.key).flatMap { Key(stringValue: $0) }
         }
+        if keys.contains(where: { $0.intValue != nil }) { document.markIntegerKeys(object) }
+        return keys
     }
 
     func contains(_ key: Key) -> Bool {

@@ -102,6 +102,10 @@ final class TapeDocument {
 
     @exclusivity(unchecked) private var tables: [MemberTable] = []
 
+    func markIntegerKeys(_ object: Int32) {
+        entries[Int(object)].flags |= TapeEntry.integerKeys
+    }
+
     /// The member table of `object`, built on first use (a keyed container asks once, then looks up many keys).
     func memberTable(of object: Int32) -> MemberTable {
         let cached = entries[Int(object)].c
@@ -260,11 +264,11 @@ final class TapeDocument {
     func string(at index: Int32) -> String? {
         let entry = entries[Int(index)]
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)])
+        work += raw.count
         if entry.flags & (TapeEntry.escaped | TapeEntry.control) == 0 {
             return Self.validString(raw, isASCII: entry.flags & TapeEntry.nonASCII == 0)
         }
         guard entry.flags & TapeEntry.control == 0 else { return nil }
-        work += raw.count
         scratch.removeAll(keepingCapacity: true)
         guard Self.unescape(raw, into: &scratch) else { return nil }
         return scratch.withUnsafeBufferPointer { Self.validString($0, isASCII: false) }

@@ -78,7 +78,7 @@ extension TapeDocument {
             guard Self.isValidNumber(token) else { return nil }
             return Self.parseInteger(token)
         }
-        guard let double = double(at: index), double.rounded(.towardZero) == double else { return nil }
+        guard let double = parsedDouble(at: index), double.rounded(.towardZero) == double else { return nil }
         return Int64(exactly: double)
     }
 
@@ -92,23 +92,33 @@ extension TapeDocument {
             if token[0] == UInt8(ascii: "-") { return Self.parseInteger(token) == 0 ? 0 : nil }
             return UInt64(String(decoding: token, as: UTF8.self))
         }
-        guard let double = double(at: index), double.rounded(.towardZero) == double else { return nil }
+        guard let double = parsedDouble(at: index), double.rounded(.towardZero) == double else { return nil }
         return UInt64(exactly: double)
     }
 
+    /// A valid number token parsed as Double, finite. This is how `JSONDecoder` reads an integer written with
+    /// a fraction or an exponent (`1e-400` is the integer 0 to it).
+    private func parsedDouble(at index: Int32) -> Double? {
+        let token = token(at: index)
+        guard Self.isValidNumber(token),
+              let double = Double(String(decoding: token, as: UTF8.self)), double.isFinite
+        else { return nil }
+        return double
+    }
+
     /// The number as Double, as `JSONDecoder` decodes it: a valid JSON number that neither overflows to
-    /// infinity nor underflows to zero.
+    /// infinity nor underflows to zero (subnormals are fine).
     func double(at index: Int32) -> Double? {
         let entry = entries[Int(index)]
         guard entry.kind == .number else { return nil }
         let token = token(at: index)
-        guard Self.isValidNumber(token) else { return nil }
-        if entry.flags & TapeEntry.integerLiteral != 0, token.count < 16, let int = Self.parseInteger(token) {
+        if entry.flags & TapeEntry.integerLiteral != 0, token.count < 16, token[0] != UInt8(ascii: "-") {
+            guard Self.isValidNumber(token), let int = Self.parseInteger(token) else { return nil }
             return Double(int)
         }
-        guard let double = Double(String(decoding: token, as: UTF8.self)), double.isFinite else { return nil }
-        if double == 0 || double.isSubnormal {
-            // strtod reports ERANGE for a nonzero number that rounds to zero or to a subnormal.
+        guard let double = parsedDouble(at: index) else { return nil }
+        if double == 0 {
+            // strtod reports ERANGE for a nonzero number that rounds to zero, and JSONDecoder fails on it.
             for byte in token {
                 if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
                 if byte &- UInt8(ascii: "1") < 9 { return nil }
@@ -280,7 +290,10 @@ extension TapeDocument {
                 let end = next(after: value)
                 if value <= target && target < end {
                     if entry.kind == .object {
-                        path.append(TapeCodingKey(stringValue: string(at: child) ?? ""))
+                        let name = string(at: child) ?? ""
+                        var key = TapeCodingKey(stringValue: name)
+                        if entry.flags & TapeEntry.integerKeys != 0 { key.intValue = Int(name) }
+                        path.append(key)
                     } else {
                         path.append(TapeCodingKey(intValue: ordinal))
                     }

@@ -1,0 +1,89 @@
+@testable import BCMessages
+import Foundation
+import Testing
+
+/// The fast engine gives what Foundation's JSONDecoder gives: the same value for every fixture, the same
+/// error for every invalid message, in lenient and strict mode.
+@Suite struct FastEngineEquivalenceTests {
+    static func outcome(_ json: Data, mode: BCMessageDecoder.Mode, engine: BCMessageDecoder.Engine) -> Result<BCResponse, BCDecodingError> {
+        Result { () throws(BCDecodingError) in try BCMessageDecoder(mode: mode, engine: engine).decode(json) }
+    }
+
+    @Test(arguments: Fixture.all + Fixture.invalid, BCMessageDecoder.Mode.allCases)
+    func fastEngineGivesWhatJSONDecoderGives(_ fixture: Fixture, mode: BCMessageDecoder.Mode) throws {
+        let json = try fixture.data()
+        let reference = Self.outcome(json, mode: mode, engine: .foundation)
+        let fast = Self.outcome(json, mode: mode, engine: .fast)
+        #expect(fast == reference)
+    }
+
+    @Test(arguments: Fixture.all + Fixture.invalid)
+    func decodingTextGivesWhatDecodingBytesGives(_ fixture: Fixture) throws {
+        let json = try fixture.data()
+        let text = String(decoding: json, as: UTF8.self)
+        let fromText = Result { () throws(BCDecodingError) in try BCMessageDecoder().decode(text) }
+        #expect(fromText == Self.outcome(json, mode: .lenient, engine: .fast))
+    }
+
+    /// Direct extraction (the hot kinds) must build exactly what `init(from:)` builds over the same tape.
+    @Test(arguments: Fixture.all)
+    func directExtractionEqualsInitFromDecoder(_ fixture: Fixture) throws {
+        let (direct, generic) = FastEngine.bothPaths(try fixture.data())
+        #expect(generic != nil)
+        if let direct { #expect(direct == generic) }
+    }
+
+    @Test func theHotKindsTakeTheDirectPath() throws {
+        for fixture in Fixture.all where [1, 3, 4, 19, 23, 34, 35, 7, 38, 71, 116, 999].contains(fixture.t ?? 0) {
+            #expect(FastEngine.bothPaths(try fixture.data()).direct != nil, "\(fixture.name)")
+        }
+    }
+
+    @Test func theFoundationEngineIsStillThere() throws {
+        let json = Data(#"{"t":23,"online_viewer_num":"44","total_viewer_num":120}"#.utf8)
+        let expected = BCResponse.viewerCountChanged(.init(onlineViewerCount: 44, totalViewerCount: 120))
+        for engine in BCMessageDecoder.Engine.allCases {
+            #expect(try BCMessageDecoder(engine: engine).decode(json) == expected)
+        }
+        #expect(BCMessageDecoder().engine == .fast)
+    }
+
+    /// Numbers above Int64 keep every digit, however many: the fast engine hands `ForcibleString` the literal
+    /// text (Foundation's engine goes through Decimal, which keeps 38 significant digits).
+    @Test func idsAboveAnyIntegerTypeKeepEveryDigit() throws {
+        let id = "1234567890123456789012345678901234567890123"
+        let json = Data(#"{"t":1,"u":\#(id),"ac":"Taro","cm":"hi","lci":\#(id)}"#.utf8)
+        guard case .comment(let comment) = try BCMessageDecoder().decode(json) else {
+            Issue.record("not a comment")
+            return
+        }
+        #expect(comment.user.id == id)
+        #expect(comment.commentID == id)
+    }
+
+    @Test(arguments: [
+        #"{"t":1,"u":"1","ac":"a","cm":"x","lci":"1","t":2}"#,         // duplicate keys: the first wins
+        #"{"\u0074":23,"online_viewer_num":1,"total_viewer_num":2}"#,  // an escaped key
+        "\u{FEFF}{\"t\":8}",                                             // a byte order mark
+        #"{"t":8,}"#, #"{"t":27,"a":[1,2,],}"#,                         // trailing commas
+        #"{"t":8,"x":"\ud800"}"#, #"{"t":8,"x":01}"#, "{\"t\":8,\"x\":\"a\u{09}b\"}",  // bad values nobody reads
+        #"{"t":23,"online_viewer_num":01,"total_viewer_num":2}"#,      // a bad value that is read
+        #"{"t":23,"online_viewer_num":"\ud800","total_viewer_num":2}"#,
+        #"{"t":23,"online_viewer_num":1e400,"total_viewer_num":2}"#,
+        #"{"t":23,"online_viewer_num":1e-400,"total_viewer_num":2}"#,
+        #"{"t":23,"online_viewer_num":2.5e1,"total_viewer_num":"+2"}"#,
+        #"{"t":8,"delay":null}"#, #"{"t":34,"avatar":null}"#, #"{"t":34,"avatar":[]}"#,
+        #"{"t":38,"users":[null]}"#, #"{"t":38,"users":{}}"#,
+        "{\"t\":1,\"u\":\"1\",\"ac\":\"\u{212A}\",\"cm\":\"x\",\"lci\":\"1\"}",
+        #"{"t":"\u0032\u0033","online_viewer_num":1,"total_viewer_num":2}"#,
+        "{\"t\":8}  x", "  ", "nul", "[", "{\"t\":8", "\"t\"", "8", "true", "null",
+        String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+    ])
+    func edgeCasesDecodeAlikeOnBothEngines(_ text: String) {
+        let json = Data(text.utf8)
+        for mode in BCMessageDecoder.Mode.allCases {
+            #expect(Self.outcome(json, mode: mode, engine: .fast) == Self.outcome(json, mode: mode, engine: .foundation),
+                    "\(mode): \(text.prefix(80))")
+        }
+    }
+}
