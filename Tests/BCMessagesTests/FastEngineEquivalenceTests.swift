@@ -33,10 +33,11 @@ import Testing
         if let direct { #expect(direct == generic) }
     }
 
-    @Test func theHotKindsTakeTheDirectPath() throws {
-        for fixture in Fixture.all where [1, 3, 4, 19, 23, 34, 35, 7, 38, 71, 116, 999].contains(fixture.t ?? 0) {
-            #expect(FastEngine.bothPaths(try fixture.data()).direct != nil, "\(fixture.name)")
-        }
+    /// Every kind has direct extraction, so every valid fixture takes the direct path (and the test above
+    /// compares it with init(from:)).
+    @Test(arguments: Fixture.all)
+    func everyFixtureTakesTheDirectPath(_ fixture: Fixture) throws {
+        #expect(FastEngine.bothPaths(try fixture.data()).direct != nil)
     }
 
     @Test func theFoundationEngineIsStillThere() throws {

@@ -1,6 +1,6 @@
-/// Direct extraction for the kinds that make up nearly all real traffic (comments, gifts with their
-/// rankings, joins, follows, memos, viewer counts): fields read straight off the tape by key, with no
-/// `Decoder`, no containers and no existentials.
+/// Direct extraction: every kind's fields read straight off the tape by key, with no `Decoder`, no containers
+/// and no existentials. The kinds of nearly all real traffic (comments, gifts with their rankings, joins,
+/// follows, memos, viewer counts) and the large ones are here; the others are in `DirectExtraction+Kinds.swift`.
 ///
 /// Each `init(tape:)` must build exactly what the kind's `init(from:)` builds. It only ever takes the happy
 /// path: at the first irregularity (a key missing, a value no rule accepts) it throws `FastMiss`, and the
@@ -44,6 +44,7 @@ struct TapeObject {
     func string(_ key: String) throws(FastMiss) -> String { try read(try present(key), document.forceString) }
     func int(_ key: String) throws(FastMiss) -> Int { try read(try present(key), document.forceInt) }
     func bool(_ key: String) throws(FastMiss) -> Bool { try read(try present(key), document.forceBool) }
+    func double(_ key: String) throws(FastMiss) -> Double { try read(try present(key), document.forceDouble) }
 
     func optionalString(_ key: String) throws(FastMiss) -> String? {
         guard let index = optional(key) else { return nil }
@@ -167,8 +168,8 @@ struct TapeObject {
 }
 
 extension BCResponse {
-    /// The kinds read by direct extraction; nil for any other kind (which goes through `init(from:)`).
-    static func extractDirectly(_ type: BCType, from object: TapeObject) throws(FastMiss) -> BCResponse? {
+    /// Every kind, read by direct extraction (the switch is exhaustive: a new kind needs its `init(tape:)`).
+    static func extractDirectly(_ type: BCType, from object: TapeObject) throws(FastMiss) -> BCResponse {
         switch type {
         case .comment: .comment(try Comment(tape: object))
         case .gift: .gift(try Gift(tape: object))
@@ -182,7 +183,62 @@ extension BCResponse {
         case .userLevelUp: .userLevelUp(try UserLevelUp(tape: object))
         case .cheerLevelUp: .cheerLevelUp(try CheerLevelUp(tape: object))
         case .emomoQuestGift: .emomoQuestGift(try EmomoQuestGift(tape: object))
-        default: nil
+        case .liveEnded: .liveEnded(try LiveEnded(tape: object))
+        case .liveSelected: .liveSelected(try LiveSelected(tape: object))
+        case .collabRequested: .collabRequested(try CollabRequested(tape: object))
+        case .collabAccepted: .collabAccepted(try CollabAccepted(tape: object))
+        case .collabCanceled: .collabCanceled(try CollabCanceled(tape: object))
+        case .collabPeerSignal: .collabPeerSignal(try CollabPeerSignal(tape: object))
+        case .collabClosed: .collabClosed(try CollabClosed(tape: object))
+        case .liveURLShared: .liveURLShared(try LiveURLShared(tape: object))
+        case .liveLinked: .liveLinked(try LiveLinked(tape: object))
+        case .linkedLiveEnded: .linkedLiveEnded(try LinkedLiveEnded(tape: object))
+        case .quizQuestion: .quizQuestion(try Quiz(tape: object))
+        case .quizAnswer: .quizAnswer(try Quiz(tape: object))
+        case .topGifterChanged: .topGifterChanged(try TopGifterChanged(tape: object))
+        case .announcementPopup: .announcementPopup(try AnnouncementPopup(tape: object))
+        case .appUserIDPosted: .appUserIDPosted(try AppUserIDPosted(tape: object))
+        case .moderatorChanged: .moderatorChanged(try ModeratorChanged(tape: object))
+        case .feverChanged: .feverChanged(try FeverChanged(tape: object))
+        case .stopBroadcasting: .stopBroadcasting(try StopBroadcasting(tape: object))
+        case .giftGacha: .giftGacha(try GiftGacha(tape: object))
+        case .emomoRunStateChanged: .emomoRunStateChanged(try EmomoRunStateChanged(tape: object))
+        case .emomoRunGift: .emomoRunGift(try EmomoRunGift(tape: object))
+        case .collabChanged: .collabChanged(try CollabChanged(tape: object))
+        case .userLevelGiftReload: .userLevelGiftReload(try UserLevelGiftReload(tape: object))
+        case .collabInvited: .collabInvited(try CollabInvited(tape: object))
+        case .collabInviteCanceledByStreamer: .collabInviteCanceledByStreamer(try CollabInviteCanceledByStreamer(tape: object))
+        case .collabInviteCanceledByViewer: .collabInviteCanceledByViewer(try CollabInviteCanceledByViewer(tape: object))
+        case .collabRecommendLive: .collabRecommendLive(try CollabRecommendLive(tape: object))
+        case .shooterMemberStateChanged: .shooterMemberStateChanged(try ShooterMemberStateChanged(tape: object))
+        case .shooterMatchingStateChanged: .shooterMatchingStateChanged(try ShooterMatchingStateChanged(tape: object))
+        case .matchingLiveCanceled: .matchingLiveCanceled(try MatchingLiveCanceled(tape: object))
+        case .matchingLive: .matchingLive(try MatchingLive(tape: object))
+        case .collabReadyMatching: .collabReadyMatching(try CollabReadyMatching(tape: object))
+        case .collabStartedByMatching: .collabStartedByMatching(try CollabStartedByMatching(tape: object))
+        case .collabEndedNotFollowing: .collabEndedNotFollowing(try CollabEndedNotFollowing(tape: object))
+        case .giftRankingChanged: .giftRankingChanged(try GiftRankingChanged(tape: object))
+        case .matchingStarterToStarter: .matchingStarterToStarter(try MatchingStarterToStarter(tape: object))
+        case .liveGameConnected: .liveGameConnected(try LiveGameConnected(tape: object))
+        case .liveGameDisconnected: .liveGameDisconnected(try LiveGameDisconnected(tape: object))
+        case .liveGameEnded: .liveGameEnded(try LiveGameEnded(tape: object))
+        case .shooterViewerMatched: .shooterViewerMatched(try ShooterViewerMatched(tape: object))
+        case .shooterMatchingFinished: .shooterMatchingFinished(try ShooterMatchingFinished(tape: object))
+        case .emomoVisibilityChanged: .emomoVisibilityChanged(try EmomoVisibilityChanged(tape: object))
+        case .emomoQuestStateChanged: .emomoQuestStateChanged(try EmomoQuestStateChanged(tape: object))
+        case .mutualGiftAchieved: .mutualGiftAchieved(try MutualGiftAchieved(tape: object))
+        case .mutualGiftRewards: .mutualGiftRewards(try MutualGiftRewards(tape: object))
+        case .luckyPrize: .luckyPrize(try LuckyPrize(tape: object))
+        case .liveGameInterruptibleChanged: .liveGameInterruptibleChanged(try LiveGameInterruptibleChanged(tape: object))
+        case .liveGamePlaying: .liveGamePlaying(try LiveGamePlaying(tape: object))
+        case .liveUnlinked: .liveUnlinked
+        case .quizPopupDismissed: .quizPopupDismissed
+        case .giftPanelReload: .giftPanelReload
+        case .emomoReload: .emomoReload
+        case .collabLeaderStreamingEnded: .collabLeaderStreamingEnded
+        case .collabNotEnoughHosts: .collabNotEnoughHosts
+        case .focusEventUpdated: .focusEventUpdated
+        case .streamEnded: .streamEnded
         }
     }
 }

@@ -30,6 +30,45 @@ struct TapeEntry {
     static let integerKeys: UInt8 = 16
 }
 
+/// The scanner's output: entries in a buffer it grows by doubling. A plain pointer rather than an array, so that
+/// neither appending while scanning nor reading while decoding pays for uniqueness, bounds or exclusivity
+/// checks: every index read comes from the tape itself (a container's `a` and `b`, or a position counted from
+/// them), and the buffer is owned by exactly one scanner and then one `TapeDocument`, which frees it.
+struct TapeBuffer {
+    private(set) var base: UnsafeMutablePointer<TapeEntry>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ entry: TapeEntry) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: entry)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<TapeEntry>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> TapeEntry {
+        get { base[index] }
+        nonmutating set { base[index] = newValue }
+    }
+
+    /// Frees the entries (TapeEntry is trivial: nothing to deinitialize).
+    func deallocate() { base.deallocate() }
+}
+
 /// The JSON text is not a JSON document. Why does not matter here: `BCMessageDecoder` describes it from the text.
 struct TapeScanError: Error {}
 
@@ -44,7 +83,7 @@ struct TapeScanner {
     private let count: Int
     private var index = 0
     private var depth = 0
-    private(set) var entries: ContiguousArray<TapeEntry>
+    private(set) var entries: TapeBuffer
 
     static let maximumDepth = 512
 
@@ -53,9 +92,8 @@ struct TapeScanner {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         self.base = base
         count = bytes.count
-        entries = []
-        // Messages average one value per ~12 bytes; reserving avoids regrowth for typical messages.
-        entries.reserveCapacity(bytes.count / 8 + 4)
+        // Messages average one value per ~12 bytes; this avoids regrowth for typical messages.
+        entries = TapeBuffer(capacity: bytes.count / 8 + 4)
     }
 
     /// Scans the whole text; on success `entries[0]` is the top-level value.
@@ -152,7 +190,9 @@ struct TapeScanner {
                 index += 2
                 if escape == UInt8(ascii: "u") {
                     guard count - index >= 4 else { throw TapeScanError() }
-                    for offset in 0..<4 where base[index + offset] == UInt8(ascii: "\"") { throw TapeScanError() }
+                    // Like Foundation: the four bytes are checked only for a quote now, as hex when read.
+                    let four = UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) ^ 0x2222_2222
+                    guard (four &- 0x0101_0101) & ~four & 0x8080_8080 == 0 else { throw TapeScanError() }
                     index += 4
                 }
                 continue

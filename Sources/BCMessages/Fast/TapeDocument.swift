@@ -14,7 +14,7 @@ import Foundation
 /// while another method could reach it (every access is a plain read, append or element store).
 final class TapeDocument {
     let bytes: UnsafeBufferPointer<UInt8>
-    @exclusivity(unchecked) private(set) var entries: ContiguousArray<TapeEntry>
+    let entries: TapeBuffer
     /// Member tables, one run per object looked into: each member's key hash and the tape index of its key.
     @exclusivity(unchecked) private var members: ContiguousArray<Member> = []
     /// Hash indexes for the member tables of large objects (see `lookupThreshold`).
@@ -37,10 +37,13 @@ final class TapeDocument {
     /// (a dictionary) stays linear.
     static let lookupThreshold = 24
 
-    init(bytes: UnsafeBufferPointer<UInt8>, entries: ContiguousArray<TapeEntry>) {
+    /// Takes ownership of `entries`.
+    init(bytes: UnsafeBufferPointer<UInt8>, entries: TapeBuffer) {
         self.bytes = bytes
         self.entries = entries
     }
+
+    deinit { entries.deallocate() }
 
     /// Scans `bytes`; nil when they are not a JSON document.
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TapeDocument? {
@@ -48,6 +51,7 @@ final class TapeDocument {
         do {
             try scanner.scan()
         } catch {
+            scanner.entries.deallocate()
             return nil
         }
         return TapeDocument(bytes: bytes, entries: scanner.entries)
