@@ -87,12 +87,18 @@ extension FastEngine {
 
     /// The message read both ways the engine can: by direct extraction (nil when the kind has none or the
     /// message is irregular) and through `init(from:)` over the tape.
-    static func bothPaths(_ json: Data) -> (direct: BCResponse?, generic: BCResponse?) {
+    /// With each, the keys it looked up (as "object index:key").
+    static func bothPaths(_ json: Data) -> (direct: BCResponse?, generic: BCResponse?, directKeys: Set<String>,
+                                            genericKeys: Set<String>) {
         json.withUnsafeBytes { raw in
-            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { return (nil, nil) }
+            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)),
+                  let again = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self))
+            else { return (nil, nil, [], []) }
+            document.lookedUp = []
+            again.lookedUp = []
             let generic = try? BCResponse(from: TapeDecoder(document: document, index: 0))
-            guard let again = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { return (nil, generic) }
-            return (extractDirectly(again), generic)
+            let direct = extractDirectly(again)
+            return (direct, generic, again.lookedUp ?? [], document.lookedUp ?? [])
         }
     }
 

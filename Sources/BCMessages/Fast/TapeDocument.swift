@@ -24,6 +24,8 @@ final class TapeDocument {
     /// Work done beyond the scan, in comparable units (members hashed or compared, bytes unescaped), so tests
     /// can check that decoding stays linear without timing anything.
     @exclusivity(unchecked) private(set) var work = 0
+    /// When not nil, every key looked up, as "object index:key" (tests compare what each path reads).
+    @exclusivity(unchecked) var lookedUp: Set<String>?
 
     struct Member {
         /// `slowKey` for a key that must be compared as a Swift String (escapes or non-ASCII bytes).
@@ -41,6 +43,9 @@ final class TapeDocument {
     init(bytes: UnsafeBufferPointer<UInt8>, entries: TapeBuffer) {
         self.bytes = bytes
         self.entries = entries
+        // At most one member per two entries: reserving once avoids regrowing while decoding.
+        members.reserveCapacity(entries.count / 2 + 1)
+        tables.reserveCapacity(8)
     }
 
     deinit { entries.deallocate() }
@@ -153,6 +158,7 @@ final class TapeDocument {
     /// The tape index of the value for `key` in the object of `table`, or nil. Like Foundation, the first of
     /// duplicate keys wins, and keys compare as Swift Strings (so `"\u0074"` is the key `t`).
     func value(forKey key: String, in table: MemberTable) -> Int32? {
+        if lookedUp != nil { lookedUp?.insert("\(table.objectIndex ?? -1):\(key)") }
         var utf8 = key
         return utf8.withUTF8 { keyBytes -> Int32? in
             guard Self.isASCII(keyBytes) else { return slowLookup(key, in: table) }
