@@ -21,8 +21,10 @@ struct BenchCommand: ParsableCommand {
               taskset -c 0 .build/release/bcstream bench --corpus captured-style
               taskset -c 0 .build/release/bcstream bench --corpus session.ndjson --seconds 5
 
-            Allocations are counted by a malloc interposer; on Linux it counts only when preloaded, so bench \
-            restarts itself once with LD_PRELOAD set when the library sits beside the executable.
+            Time is this thread's CPU time, the decoders taking turns, so that other load on the machine \
+            weighs on all of them alike. Allocations are counted by a malloc interposer linked into bcstream; \
+            should it not be active, bench restarts itself once with the library preloaded (LD_PRELOAD), or \
+            prints n/a.
             """
     )
 
