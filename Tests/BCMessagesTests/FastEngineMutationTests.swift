@@ -8,7 +8,8 @@ import Testing
 @Suite struct FastEngineMutationTests {
     /// Fixed, so that CI runs the same cases every time; `BCSTREAM_MUTATION_SEED` and `BCSTREAM_MUTATIONS`
     /// (per fixture) explore further by hand.
-    static let seed = ProcessInfo.processInfo.environment["BCSTREAM_MUTATION_SEED"].flatMap { UInt64($0) } ?? 0xBC57_2026
+    static let seed = ProcessInfo.processInfo.environment["BCSTREAM_MUTATION_SEED"].flatMap { UInt64($0) }
+        ?? 0xBC57_2026
     static let mutationsPerFixture = ProcessInfo.processInfo.environment["BCSTREAM_MUTATIONS"].flatMap { Int($0) } ?? 12
 
     @Test func mutatedFixturesDecodeAlikeOnBothEngines() throws {
@@ -190,7 +191,8 @@ enum Mutation: CaseIterable {
             if case .string(let string) = value, !string.isEmpty, string.allSatisfy(\.isNumber) {
                 value = .number(string)
             } else {
-                value = .number(["0", "1", "2", "-7", "3.0", "1.5", "1e3", "123456789012345678901"].randomElement(using: &random) ?? "0")
+                let numbers = ["0", "1", "2", "-7", "3.0", "1.5", "1e3", "123456789012345678901"]
+                value = .number(numbers.randomElement(using: &random) ?? "0")
             }
         case .dropKey:
             if case .object(var members) = value, !members.isEmpty {
@@ -262,7 +264,9 @@ extension JSONNode {
         target -= 1
         switch self {
         case .object(var members):
-            for index in members.indices where target >= 0 { members[index].value.visit(&target, random: &random, change) }
+            for index in members.indices where target >= 0 {
+                members[index].value.visit(&target, random: &random, change)
+            }
             self = .object(members)
         case .array(var elements):
             for index in elements.indices where target >= 0 { elements[index].visit(&target, random: &random, change) }

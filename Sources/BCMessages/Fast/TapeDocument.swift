@@ -71,18 +71,6 @@ final class TapeDocument {
         return entry.kind == .object || entry.kind == .array ? entry.a : index + 1
     }
 
-    /// The tape indices of an array's elements, in order.
-    func elements(of array: Int32) -> [Int32] {
-        var result: [Int32] = []
-        result.reserveCapacity(Int(entries[Int(array)].b))
-        var index = array + 1
-        for _ in 0..<entries[Int(array)].b {
-            result.append(index)
-            index = next(after: index)
-        }
-        return result
-    }
-
     /// The (key, value) tape indices of an object's members, in document order.
     func memberIndices(of object: Int32) -> [(key: Int32, value: Int32)] {
         var result: [(key: Int32, value: Int32)] = []
