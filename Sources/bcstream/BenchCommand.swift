@@ -63,11 +63,26 @@ struct BenchCommand: ParsableCommand {
         AllocationCounter.preloadIfNeeded()
         let corpus: BenchCorpus
         switch self.corpus {
-        case "fixtures": corpus = try BenchCorpus.fixtures(in: payloads)
-        case "captured-style": corpus = BenchCorpus.capturedStyle(count: count)
-        default: corpus = try BenchCorpus.lines(of: self.corpus)
+        case "fixtures":
+            do {
+                corpus = try BenchCorpus.fixtures(in: payloads)
+            } catch {
+                throw ValidationError("cannot read the fixtures in \(payloads): run from the repository's root or "
+                                      + "pass --payloads DIR (\(error.localizedDescription))")
+            }
+        case "captured-style":
+            corpus = BenchCorpus.capturedStyle(count: count)
+        default:
+            do {
+                corpus = try BenchCorpus.lines(of: self.corpus)
+            } catch {
+                throw ValidationError("cannot read \(self.corpus): \(error.localizedDescription)")
+            }
         }
         guard !corpus.messages.isEmpty else { throw ValidationError("the corpus has no messages") }
+        #if DEBUG
+        print("note: this is a debug build; build with `swift build -c release` for figures worth comparing")
+        #endif
 
         print("corpus: \(corpus.name): \(corpus.messages.count) messages, \(corpus.byteCount) bytes, "
               + "\(corpus.byteCount / corpus.messages.count) bytes a message on average")

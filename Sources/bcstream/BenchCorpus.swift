@@ -19,8 +19,12 @@ struct BenchCorpus {
         return BenchCorpus(name: "fixtures (\(messages.count) files of \(directory))", messages: messages)
     }
 
-    /// One message per non-blank line of `path`; bcsvr `MSG<TAB>key<TAB>{…}` lines count by their JSON.
+    /// One message per non-blank line of `path`; bcsvr `MSG<TAB>key<TAB>{…}` lines count by their JSON. A file
+    /// ending in `.json` is one message, as in Tests/Payloads.
     static func lines(of path: String) throws -> BenchCorpus {
+        if path.hasSuffix(".json") {
+            return BenchCorpus(name: path, messages: [try Data(contentsOf: URL(fileURLWithPath: path))])
+        }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var messages: [Data] = []
         for line in text.split(separator: "\n") {
