@@ -77,6 +77,20 @@ import Testing
         #expect(comment.commentID == id)
     }
 
+    /// Bytes that are not UTF-8, in values that are read and in values nobody reads.
+    @Test(arguments: [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xF0, 0x90, 0x80], [0xE3, 0x81, 0x82], [0x7F], [0xC0, 0xAF]])
+    func invalidUTF8DecodesAlikeOnBothEngines(_ bytes: [UInt8]) {
+        let read = Array(#"{"t":1,"u":"1","ac":"a"#.utf8) + bytes + Array(#"","cm":"x","lci":"1"}"#.utf8)
+        let unread = Array(#"{"t":8,"x":"a"#.utf8) + bytes + Array(#""}"#.utf8)
+        let key = Array(#"{"t":8,"a"#.utf8) + bytes + Array(#"":1}"#.utf8)
+        for json in [read, unread, key].map({ Data($0) }) {
+            for mode in BCMessageDecoder.Mode.allCases {
+                let fast = Self.outcome(json, mode: mode, engine: .fast)
+                #expect(fast == Self.outcome(json, mode: mode, engine: .foundation), "\(mode): \(bytes)")
+            }
+        }
+    }
+
     @Test(arguments: [
         #"{"t":1,"u":"1","ac":"a","cm":"x","lci":"1","t":2}"#,         // duplicate keys: the first wins
         #"{"\u0074":23,"online_viewer_num":1,"total_viewer_num":2}"#,  // an escaped key

@@ -20,8 +20,8 @@ import Testing
         for fixture in Fixture.all {
             let original = try JSONNode.parse(fixture.data())
             for _ in 0..<Self.mutationsPerFixture {
-                let text = Mutation.apply(to: original, using: &random)
-                let json = Data(text.utf8)
+                let json = Data(Mutation.apply(to: original, using: &random))
+                let text = String(decoding: json, as: UTF8.self)
                 for mode in BCMessageDecoder.Mode.allCases {
                     cases += 1
                     let reference = Result { () throws(BCDecodingError) in
@@ -164,22 +164,32 @@ indirect enum JSONNode {
 /// One random change to a message, as the wire or a bad network might make it.
 enum Mutation: CaseIterable {
     case numberToString, stringToNumber, dropKey, truncate, unicodeEscapes, escapedKey, nestDeeper, growArray
-    case nullValue, duplicateKey, otherValue, changeType
+    case nullValue, duplicateKey, otherValue, changeType, badString
 
-    static func apply(to node: JSONNode, using random: inout SeededGenerator) -> String {
+    /// The mutated message's bytes (not always UTF-8).
+    static func apply(to node: JSONNode, using random: inout SeededGenerator) -> [UInt8] {
         let mutation = allCases.randomElement(using: &random) ?? .truncate
         var node = node
         switch mutation {
         case .truncate:
             let text = Array(node.text().utf8)
-            return String(decoding: text.prefix(Int.random(in: 0..<max(text.count, 1), using: &random)), as: UTF8.self)
+            return Array(text.prefix(Int.random(in: 0..<max(text.count, 1), using: &random)))
         case .unicodeEscapes:
-            return node.text(escaping: true, slashes: Bool.random(using: &random))
+            return Array(node.text(escaping: true, slashes: Bool.random(using: &random)).utf8)
         case .escapedKey:
-            return node.text(escaping: true, escapingLetters: true)
+            return Array(node.text(escaping: true, escapingLetters: true).utf8)
+        case .badString:
+            // Bytes no JSON string may hold, put after a quote (so mostly inside a string or a key).
+            var bytes = Array(node.text().utf8)
+            let quotes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\"") }
+            let bad: [[UInt8]] = [[0xFF], [0xC3], [0xED, 0xA0, 0x80], Array(#"\ud800"#.utf8), Array(#"\x"#.utf8), [0x09]]
+            if let quote = quotes.randomElement(using: &random), let insert = bad.randomElement(using: &random) {
+                bytes.insert(contentsOf: insert, at: quote + 1)
+            }
+            return bytes
         default:
             node.mutateRandomValue(using: &random) { value, random in mutation.change(&value, using: &random) }
-            return node.text(escaping: Bool.random(using: &random))
+            return Array(node.text(escaping: Bool.random(using: &random)).utf8)
         }
     }
 
@@ -228,7 +238,7 @@ enum Mutation: CaseIterable {
             } else {
                 value = .null
             }
-        case .truncate, .unicodeEscapes, .escapedKey:
+        case .truncate, .unicodeEscapes, .escapedKey, .badString:
             break
         }
     }

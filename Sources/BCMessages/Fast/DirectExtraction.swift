@@ -17,6 +17,7 @@ struct TapeObject {
         guard document.entries[Int(index)].kind == .object else { throw FastMiss() }
         self.document = document
         table = document.memberTable(of: index)
+        if table.hasInvalidKey { throw FastMiss() }
     }
 
     /// The value for a key that must be there and not null.
@@ -140,8 +141,7 @@ struct TapeObject {
 
     /// An array of objects that must be there (`var x: [T]`).
     func objects<T>(_ key: String, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> [T] {
-        guard let objects = try optionalObjects(key, make), document.value(forKey: key, in: table) != nil
-        else { throw FastMiss() }
+        guard let objects = try optionalObjects(key, make) else { throw FastMiss() }
         return objects
     }
 
@@ -207,8 +207,10 @@ extension BCResponse {
         case .collabChanged: .collabChanged(try CollabChanged(tape: object))
         case .userLevelGiftReload: .userLevelGiftReload(try UserLevelGiftReload(tape: object))
         case .collabInvited: .collabInvited(try CollabInvited(tape: object))
-        case .collabInviteCanceledByStreamer: .collabInviteCanceledByStreamer(try CollabInviteCanceledByStreamer(tape: object))
-        case .collabInviteCanceledByViewer: .collabInviteCanceledByViewer(try CollabInviteCanceledByViewer(tape: object))
+        case .collabInviteCanceledByStreamer:
+            .collabInviteCanceledByStreamer(try CollabInviteCanceledByStreamer(tape: object))
+        case .collabInviteCanceledByViewer:
+            .collabInviteCanceledByViewer(try CollabInviteCanceledByViewer(tape: object))
         case .collabRecommendLive: .collabRecommendLive(try CollabRecommendLive(tape: object))
         case .shooterMemberStateChanged: .shooterMemberStateChanged(try ShooterMemberStateChanged(tape: object))
         case .shooterMatchingStateChanged: .shooterMatchingStateChanged(try ShooterMatchingStateChanged(tape: object))
@@ -229,7 +231,8 @@ extension BCResponse {
         case .mutualGiftAchieved: .mutualGiftAchieved(try MutualGiftAchieved(tape: object))
         case .mutualGiftRewards: .mutualGiftRewards(try MutualGiftRewards(tape: object))
         case .luckyPrize: .luckyPrize(try LuckyPrize(tape: object))
-        case .liveGameInterruptibleChanged: .liveGameInterruptibleChanged(try LiveGameInterruptibleChanged(tape: object))
+        case .liveGameInterruptibleChanged:
+            .liveGameInterruptibleChanged(try LiveGameInterruptibleChanged(tape: object))
         case .liveGamePlaying: .liveGamePlaying(try LiveGamePlaying(tape: object))
         case .liveUnlinked: .liveUnlinked
         case .quizPopupDismissed: .quizPopupDismissed
@@ -254,7 +257,8 @@ extension BCResponse.CommentAttributes {
     init(tape object: TapeObject) throws(FastMiss) {
         self.init(
             speech: try object.optionalString("speech"), isModerator: try object.optionalBool("is_moderator"),
-            isCheerleader: try object.optionalBool("is_cheerleader"), yellRank: try object.optionalYellRank("yell_rank"),
+            isCheerleader: try object.optionalBool("is_cheerleader"),
+            yellRank: try object.optionalYellRank("yell_rank"),
             yellLevel: try object.optionalInt("yell_level"),
             linkedLiveOwnerName: try object.optionalString("linked_live_owner_name"),
             descriptionText: try object.optionalString("description"),
@@ -270,7 +274,8 @@ extension BCResponse.Comment {
     init(tape object: TapeObject) throws(FastMiss) {
         let user = try BCResponse.User(tape: object)
         let attributes = try BCResponse.CommentAttributes(tape: object)
-        self.init(user: user, text: try object.string("cm"), commentID: try object.string("lci"), attributes: attributes)
+        self.init(user: user, text: try object.string("cm"), commentID: try object.string("lci"),
+                  attributes: attributes)
     }
 }
 
@@ -322,19 +327,25 @@ extension BCResponse.Gift {
             pauseDuration: try object.optionalDouble("pause_duration"),
             orientations: try object.optionalInt("orientations"),
             shouldPlayAnimation: try object.optionalBool("should_play_animation"),
-            isModerator: try object.optionalBool("is_moderator"), isCheerleader: try object.optionalBool("is_cheerleader"),
-            becameCheerleader: try object.optionalBool("became_cheerleader"), isLastSent: try object.optionalBool("ils"),
-            liveSentGiftID: try object.optionalString("live_sent_gift_id"), slotID: try object.optionalString("slot_id"),
-            speech: try object.optionalString("speech"), collabStreamerName: try object.optionalString("collab_streamer_ac"),
+            isModerator: try object.optionalBool("is_moderator"),
+            isCheerleader: try object.optionalBool("is_cheerleader"),
+            becameCheerleader: try object.optionalBool("became_cheerleader"),
+            isLastSent: try object.optionalBool("ils"),
+            liveSentGiftID: try object.optionalString("live_sent_gift_id"),
+            slotID: try object.optionalString("slot_id"),
+            speech: try object.optionalString("speech"),
+            collabStreamerName: try object.optionalString("collab_streamer_ac"),
             avatarBodyImageURL: try object.optionalString("avatar_body_image_url"),
-            avatarUserIDs: try object.optionalString("avatar_user_ids"), effectID: try object.optionalString("effect_id"),
+            avatarUserIDs: try object.optionalString("avatar_user_ids"),
+            effectID: try object.optionalString("effect_id"),
             poseID: try object.optionalString("pose_id"), message: try object.optionalString("message"),
             shareText: try object.optionalString("share_text"), point: try object.optionalInt("p"),
             yellRank: try object.optionalYellRank("yell_rank"), yellLevel: try object.optionalInt("yell_level"),
             rankings: try object.optionalObjects("rankings") { (ranking) throws(FastMiss) in
                 try BCResponse.GiftRanking(tape: ranking)
             },
-            photoGiftID: try object.optionalString("photo_gift_id"), isPhotoGift: try object.optionalBool("is_photo_gift"),
+            photoGiftID: try object.optionalString("photo_gift_id"),
+            isPhotoGift: try object.optionalBool("is_photo_gift"),
             photoGiftImageURL: try object.optionalString("photo_gift_image_url"))
     }
 }
@@ -453,11 +464,15 @@ extension BCResponse.Avatar {
 extension BCResponse.Avatar.State {
     init(tape object: TapeObject) throws(FastMiss) {
         self.init(
-            wipePosition: try object.optionalInt("wipe_position"), isFullscreen: try object.optionalBool("is_fullscreen"),
+            wipePosition: try object.optionalInt("wipe_position"),
+            isFullscreen: try object.optionalBool("is_fullscreen"),
             background: try BCResponse.Avatar.Item(optional: try object.optionalObject("background")),
             assetBundleURL: try object.optionalString("asset_bundle_url"), camera: try object.optionalString("camera"),
-            body: try object.optionalObject("body").map { (body) throws(FastMiss) in try BCResponse.Avatar.Body(tape: body) },
-            wipeCameras: try object.optionalStringDictionary("wipe_cameras"), isEnabled: try object.optionalBool("enabled"))
+            body: try object.optionalObject("body").map { (body) throws(FastMiss) in
+                try BCResponse.Avatar.Body(tape: body)
+            },
+            wipeCameras: try object.optionalStringDictionary("wipe_cameras"),
+            isEnabled: try object.optionalBool("enabled"))
     }
 }
 
@@ -474,7 +489,8 @@ extension BCResponse.Avatar.Body {
                 BCResponse.Avatar.HairColor(gradient: try color.optionalForcedArray("gradient", document.forceInt))
             },
             hairColorPercentage: try object.optionalDouble("hair_color_percentage"),
-            head: try Item(optional: try object.optionalObject("head")), eye: try Item(optional: try object.optionalObject("eye")),
+            head: try Item(optional: try object.optionalObject("head")),
+            eye: try Item(optional: try object.optionalObject("eye")),
             mouth: try Item(optional: try object.optionalObject("mouth")),
             hair: try Item(optional: try object.optionalObject("hair")),
             proportion: try Item(optional: try object.optionalObject("proportion")),
@@ -498,7 +514,8 @@ extension BCResponse.Avatar.Item {
             assetBundlePrefabPostfix: try object.optionalString("asset_bundle_prefab_postfix"),
             color: try object.optionalObject("color").map { (color) throws(FastMiss) in
                 BCResponse.Avatar.ItemColor(
-                    value: try color.optionalInt("value"), assetBundleName: try color.optionalString("asset_bundle_name"),
+                    value: try color.optionalInt("value"),
+                    assetBundleName: try color.optionalString("asset_bundle_name"),
                     assetBundlePrefabName: try color.optionalString("asset_bundle_prefab_name"),
                     assetBundlePrefabPostfix: try color.optionalString("asset_bundle_prefab_postfix"),
                     setup: try color.optionalObject("setup").map { (setup) throws(FastMiss) in

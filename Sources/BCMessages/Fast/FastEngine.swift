@@ -8,7 +8,9 @@ import Foundation
 /// `TapeDecoder`. It gives what the Foundation engine gives, value for value and error for error (the
 /// equivalence tests hold it to that); only the work differs.
 enum FastEngine {
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, mode: BCMessageDecoder.Mode) throws(BCDecodingError) -> BCResponse {
+    static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, mode: BCMessageDecoder.Mode
+    ) throws(BCDecodingError) -> BCResponse {
         if isUTF16OrUTF32(bytes) {
             // JSONDecoder transcodes such text first; so little traffic is not UTF-8 that it goes to Foundation.
             return try BCMessageDecoder(mode: mode, engine: .foundation).decode(Data(bytes))
@@ -24,14 +26,16 @@ enum FastEngine {
             response = try extractDirectly(document) ?? BCResponse(from: TapeDecoder(document: document, index: 0))
         } catch let error as DecodingError {
             let json = Data(bytes)
-            throw BCMessageDecoder.describe(error, in: json, raw: try? document.jsonValue(at: 0), t: typeNumber(of: document))
+            throw BCMessageDecoder.describe(error, in: json, raw: try? document.jsonValue(at: 0),
+                                            t: typeNumber(of: document))
         } catch {
             let json = Data(bytes)
             throw BCMessageDecoder.failure(.malformedJSON, in: json, t: typeNumber(of: document),
                                            expected: "a JSON object", found: "\(error)")
         }
         if mode == .strict {
-            try BCMessageDecoder.checkStrictly(response, json: Data(bytes), raw: try? document.jsonValue(at: 0)) { encoded in
+            let raw = try? document.jsonValue(at: 0)
+            try BCMessageDecoder.checkStrictly(response, json: Data(bytes), raw: raw) { encoded in
                 encoded.withUnsafeBytes { raw in
                     TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)).flatMap { try? $0.jsonValue(at: 0) }
                 }
@@ -48,13 +52,15 @@ enum FastEngine {
               document.entries[Int(index)].kind != .null,
               let t = document.forceInt(at: index)
         else { return nil }
-        guard let type = BCType(rawValue: t) else { return (try? BCResponse.Unknown(tape: object)).map(BCResponse.unknown) }
+        guard let type = BCType(rawValue: t) else {
+            return (try? BCResponse.Unknown(tape: object)).map(BCResponse.unknown)
+        }
         return try? BCResponse.extractDirectly(type, from: object)
     }
 
     /// The message's `t` as an optional forcible Int reads it (nil when absent, null or unreadable).
     static func typeNumber(of document: TapeDocument) -> Int? {
-        guard document.entries[0].kind == .object,
+        guard document.entries[0].kind == .object, !document.memberTable(of: 0).hasInvalidKey,
               let index = document.value(forKey: "t", in: document.memberTable(of: 0)),
               document.entries[Int(index)].kind != .null
         else { return nil }
@@ -64,7 +70,8 @@ enum FastEngine {
     /// Text that starts with a UTF-16 or UTF-32 byte order mark, or with a zero byte (UTF-16/32 without one).
     static func isUTF16OrUTF32(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }
-        return bytes[0] == 0 || bytes[1] == 0 || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)
+        return bytes[0] == 0 || bytes[1] == 0
+            || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)
     }
 
     static func withoutByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
@@ -80,7 +87,9 @@ extension FastEngine {
     /// A text that does not scan throws `TapeScanError`.
     static func decodeValue<T: Decodable>(_ type: T.Type, from json: Data) throws -> T {
         try json.withUnsafeBytes { raw in
-            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { throw TapeScanError() }
+            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else {
+                throw TapeScanError()
+            }
             return try document.decode(type, at: 0)
         }
     }

@@ -19,11 +19,16 @@ struct TapeDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch document.entries[Int(index)].kind {
         case .object:
-            return KeyedDecodingContainer(TapeKeyedContainer<Key>(document: document, object: index,
-                                                                  table: document.memberTable(of: index)))
+            let table = document.memberTable(of: index)
+            guard !table.hasInvalidKey else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath,
+                                                        debugDescription: "The given data was not valid JSON."))
+            }
+            return KeyedDecodingContainer(TapeKeyedContainer<Key>(document: document, object: index, table: table))
         case .null:
             throw DecodingError.valueNotFound([String: Any].self, .init(
-                codingPath: codingPath, debugDescription: "Cannot get keyed decoding container -- found null value instead"))
+                codingPath: codingPath,
+                debugDescription: "Cannot get keyed decoding container -- found null value instead"))
         default:
             throw document.mismatch([String: Any].self, at: index, "Expected to decode Dictionary<String, Any>")
         }
@@ -35,7 +40,8 @@ struct TapeDecoder: Decoder {
             return TapeUnkeyedContainer(document: document, array: index)
         case .null:
             throw DecodingError.valueNotFound([Any].self, .init(
-                codingPath: codingPath, debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
+                codingPath: codingPath,
+                debugDescription: "Cannot get unkeyed decoding container -- found null value instead"))
         default:
             throw document.mismatch([Any].self, at: index, "Expected to decode Array<Any>")
         }
@@ -65,28 +71,36 @@ extension TapeDocument {
         let id = ObjectIdentifier(T.self)
         let leaves = LeafTypes.shared
         if id == leaves.optionalString {
-            return unsafeBitCast(Forcible<String?>(wrappedValue: try optional(at: index, forceString, String.self)), to: T.self)
+            let value = Forcible<String?>(wrappedValue: try optional(at: index, forceString, String.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.string {
-            return unsafeBitCast(Forcible<String>(wrappedValue: try required(at: index, forceString, String.self)), to: T.self)
+            let value = Forcible<String>(wrappedValue: try required(at: index, forceString, String.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.optionalInt {
-            return unsafeBitCast(Forcible<Int?>(wrappedValue: try optional(at: index, forceInt, Int.self)), to: T.self)
+            let value = Forcible<Int?>(wrappedValue: try optional(at: index, forceInt, Int.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.int {
-            return unsafeBitCast(Forcible<Int>(wrappedValue: try required(at: index, forceInt, Int.self)), to: T.self)
+            let value = Forcible<Int>(wrappedValue: try required(at: index, forceInt, Int.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.optionalBool {
-            return unsafeBitCast(Forcible<Bool?>(wrappedValue: try optional(at: index, forceBool, Bool.self)), to: T.self)
+            let value = Forcible<Bool?>(wrappedValue: try optional(at: index, forceBool, Bool.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.bool {
-            return unsafeBitCast(Forcible<Bool>(wrappedValue: try required(at: index, forceBool, Bool.self)), to: T.self)
+            let value = Forcible<Bool>(wrappedValue: try required(at: index, forceBool, Bool.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.optionalDouble {
-            return unsafeBitCast(Forcible<Double?>(wrappedValue: try optional(at: index, forceDouble, Double.self)), to: T.self)
+            let value = Forcible<Double?>(wrappedValue: try optional(at: index, forceDouble, Double.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.double {
-            return unsafeBitCast(Forcible<Double>(wrappedValue: try required(at: index, forceDouble, Double.self)), to: T.self)
+            let value = Forcible<Double>(wrappedValue: try required(at: index, forceDouble, Double.self))
+            return unsafeBitCast(value, to: T.self)
         }
         if id == leaves.yellRank {
             return unsafeBitCast(YellRank(rawValue: try required(at: index, forceInt, Int.self)), to: T.self)
@@ -201,7 +215,8 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func valueIndex(for key: Key) throws -> Int32 {
         guard let index = document.value(forKey: key.stringValue, in: table) else {
             throw DecodingError.keyNotFound(key, .init(
-                codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
+                codingPath: codingPath,
+                debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
         }
         return index
     }
@@ -325,7 +340,9 @@ struct TapeUnkeyedContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
         try checkNotAtEnd(KeyedDecodingContainer<NestedKey>.self)
         let container = try TapeDecoder(document: document, index: position).container(keyedBy: type)
         advance()

@@ -92,6 +92,8 @@ final class TapeDocument {
         var start: Int
         var count: Int
         var hasSlowKeys: Bool
+        /// A key is not a readable string (bad escape, invalid UTF-8): JSONDecoder cannot open such an object.
+        var hasInvalidKey = false
         /// Where the hash index starts in `buckets`, or -1 for a small object (searched in order).
         var bucketStart: Int
         var bucketMask: Int
@@ -110,6 +112,7 @@ final class TapeDocument {
         let count = Int(entries[Int(object)].b)
         let start = members.count
         var hasSlowKeys = false
+        var hasInvalidKey = false
         var index = object + 1
         for _ in 0..<count {
             let key = entries[Int(index)]
@@ -117,6 +120,7 @@ final class TapeDocument {
             if key.flags & (TapeEntry.escaped | TapeEntry.nonASCII | TapeEntry.control) != 0 {
                 hash = Self.slowKey
                 hasSlowKeys = true
+                if string(at: index) == nil { hasInvalidKey = true }
             } else {
                 hash = Self.hash(UnsafeBufferPointer(rebasing: bytes[Int(key.a)..<Int(key.b)]))
             }
@@ -124,7 +128,8 @@ final class TapeDocument {
             index = next(after: index + 1)
         }
         work += count
-        var table = MemberTable(objectIndex: object, start: start, count: count, hasSlowKeys: hasSlowKeys, bucketStart: -1, bucketMask: 0)
+        var table = MemberTable(objectIndex: object, start: start, count: count, hasSlowKeys: hasSlowKeys,
+                                hasInvalidKey: hasInvalidKey, bucketStart: -1, bucketMask: 0)
         if count > Self.lookupThreshold {
             var bucketCount = 64
             while bucketCount < count * 2 { bucketCount <<= 1 }
