@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        // Counts allocations for `bcstream bench` (malloc/free of the bench process only).
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
@@ -41,6 +43,7 @@ let package = Package(
                 "BCReplay",
                 "BCWebSocket",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
         .testTarget(

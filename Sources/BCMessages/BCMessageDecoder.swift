@@ -16,41 +16,87 @@ public struct BCMessageDecoder: Sendable {
         case strict
     }
 
-    public var mode: Mode
+    /// How the JSON is read. Both engines give equal values and equal errors; they differ only in speed.
+    public enum Engine: String, Hashable, Sendable, CaseIterable {
+        /// BCStream's own decoder: one pass over the UTF-8 bytes, no `DecodingError` built on the happy path.
+        /// The default, everywhere.
+        case fast
+        /// Foundation's `JSONDecoder`: the reference the fast engine is tested against, and the benchmark's
+        /// baseline.
+        case foundation
+    }
 
-    public init(mode: Mode = .lenient) {
+    public var mode: Mode
+    public var engine: Engine
+
+    public init(mode: Mode = .lenient, engine: Engine = .fast) {
         self.mode = mode
+        self.engine = engine
     }
 
     /// Decodes one message from its JSON text.
     public func decode(_ text: String) throws(BCDecodingError) -> BCResponse {
-        try decode(Data(text.utf8))
+        guard engine == .fast else { return try decode(Data(text.utf8)) }
+        var text = text
+        // Result, not a throwing closure: `withUTF8` does not carry typed throws through.
+        let result = text.withUTF8 { bytes in
+            Result { () throws(BCDecodingError) in try FastEngine.decode(bytes, mode: mode) }
+        }
+        return try result.get()
     }
 
     /// Decodes one message from its JSON bytes.
     public func decode(_ json: Data) throws(BCDecodingError) -> BCResponse {
+        switch engine {
+        case .fast:
+            let result = json.withUnsafeBytes { raw in
+                Result { () throws(BCDecodingError) in
+                    try FastEngine.decode(raw.assumingMemoryBound(to: UInt8.self), mode: mode)
+                }
+            }
+            return try result.get()
+        case .foundation:
+            return try decodeWithFoundation(json)
+        }
+    }
+
+    private func decodeWithFoundation(_ json: Data) throws(BCDecodingError) -> BCResponse {
         let response: BCResponse
         do {
             response = try JSONDecoder().decode(BCResponse.self, from: json)
         } catch let error as DecodingError {
-            throw Self.describe(error, in: json)
+            throw Self.describe(error, in: json, raw: Self.foundationRaw(json), t: Self.foundationType(json))
         } catch {
-            throw Self.failure(.malformedJSON, in: json, expected: "a JSON object", found: "\(error)")
+            throw Self.failure(.malformedJSON, in: json, t: Self.foundationType(json), expected: "a JSON object",
+                               found: "\(error)")
         }
-        if mode == .strict { try Self.checkStrictly(response, json: json) }
+        if mode == .strict {
+            try Self.checkStrictly(response, json: json, raw: Self.foundationRaw(json)) { encoded in
+                try? JSONDecoder().decode(JSONValue.self, from: encoded)
+            }
+        }
         return response
+    }
+
+    private static func foundationRaw(_ json: Data) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: json)
+    }
+
+    private static func foundationType(_ json: Data) -> Int? {
+        (try? JSONDecoder().decode(TypeProbe.self, from: json))?.t
     }
 
     // MARK: - Strict mode
 
-    private static func checkStrictly(_ response: BCResponse, json: Data) throws(BCDecodingError) {
+    /// Reports unknown kinds, and keys of the raw message that the decoded value does not encode back.
+    /// `parse` reads the canonical encoding with the same engine that read the message.
+    static func checkStrictly(_ response: BCResponse, json: Data, raw: JSONValue?,
+                              parse: (Data) -> JSONValue?) throws(BCDecodingError) {
         if case .unknown(let unknown) = response {
             throw failure(.unknownKind, in: json, t: unknown.t, expected: "a kind of the catalogue",
                           found: "t=\(unknown.t)")
         }
-        guard let raw = try? JSONDecoder().decode(JSONValue.self, from: json),
-              let encoded = try? JSONEncoder().encode(response),
-              let canonical = try? JSONDecoder().decode(JSONValue.self, from: encoded)
+        guard let raw, let encoded = try? JSONEncoder().encode(response), let canonical = parse(encoded)
         else { return }
         var unmodelled: [String] = []
         collectUnmodelledKeys(raw: raw, canonical: canonical, path: "", into: &unmodelled)
@@ -91,16 +137,21 @@ public struct BCMessageDecoder: Sendable {
         @OptionalForcibleInt var t: Int?
     }
 
-    static func failure(_ reason: BCDecodingError.Reason, in json: Data, t: Int? = nil, keyPath: String = "",
+    /// `t` is the message's, when it can be read (each engine reads it its own way).
+    static func failure(_ reason: BCDecodingError.Reason, in json: Data, t: Int?, keyPath: String = "",
                         expected: String, found: String) -> BCDecodingError {
-        let t = t ?? (try? JSONDecoder().decode(TypeProbe.self, from: json))?.t
         let kind = t.map { BCType(rawValue: $0)?.name ?? "unknown" }
         return BCDecodingError(reason: reason, t: t, kind: kind, keyPath: keyPath, expected: expected,
                                found: found, excerpt: BCDecodingError.excerpt(of: String(decoding: json, as: UTF8.self)))
     }
 
-    static func describe(_ error: DecodingError, in json: Data) -> BCDecodingError {
-        let raw = try? JSONDecoder().decode(JSONValue.self, from: json)
+    /// Maps a `DecodingError` to what a person needs; `raw` is the whole message as the engine read it (nil
+    /// when it is not JSON every value of which can be read), `t` the message's kind number.
+    static func describe(_ error: DecodingError, in json: Data, raw: JSONValue?, t: Int?) -> BCDecodingError {
+        func failure(_ reason: BCDecodingError.Reason, in json: Data, keyPath: String = "", expected: String,
+                     found: String) -> BCDecodingError {
+            Self.failure(reason, in: json, t: t, keyPath: keyPath, expected: expected, found: found)
+        }
         func value(at path: [any CodingKey]) -> JSONValue? {
             path.reduce(raw) { value, key in
                 switch value {

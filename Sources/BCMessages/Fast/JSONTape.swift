@@ -1,0 +1,283 @@
+/// One JSON value of a scanned message, as a fixed-size record: the fast engine's whole view of the message.
+///
+/// The scanner writes one entry per value, in document order; an object's members follow it as key, value,
+/// key, value. Strings and numbers are byte ranges into the message, read only when a field asks for them.
+struct TapeEntry {
+    enum Kind: UInt8 {
+        case object, array, string, number, `true`, `false`, null
+    }
+
+    var kind: Kind
+    /// Strings: `TapeEntry.escaped`, `.control`, `.nonASCII`; numbers: `.integerLiteral`.
+    var flags: UInt8
+    /// Strings and numbers: the first byte (after the quote). Containers: the index of the entry after the
+    /// container's last value (its next sibling).
+    var a: Int32
+    /// Strings and numbers: the end byte (before the quote). Containers: how many values (members for objects).
+    var b: Int32
+    /// Objects: where the object's member table starts in `TapeDocument.members`, plus one; 0 until built.
+    var c: Int32
+
+    /// The string has a backslash escape.
+    static let escaped: UInt8 = 1
+    /// The string has a raw control character (invalid, but like Foundation only when the string is read).
+    static let control: UInt8 = 2
+    /// The string has a byte above 0x7F (so its UTF-8 must be validated when read).
+    static let nonASCII: UInt8 = 4
+    /// The number is a plain integer literal: an optional `-` and digits only.
+    static let integerLiteral: UInt8 = 8
+    /// The object was read as a dictionary whose keys give numeric strings an int value (for coding paths).
+    static let integerKeys: UInt8 = 16
+}
+
+/// The scanner's output: entries in a buffer it grows by doubling. A plain pointer rather than an array, so that
+/// neither appending while scanning nor reading while decoding pays for uniqueness, bounds or exclusivity
+/// checks: every index read comes from the tape itself (a container's `a` and `b`, or a position counted from
+/// them), and the buffer is owned by exactly one scanner and then one `TapeDocument`, which frees it.
+struct TapeBuffer {
+    private(set) var base: UnsafeMutablePointer<TapeEntry>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ entry: TapeEntry) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: entry)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<TapeEntry>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> TapeEntry {
+        get { base[index] }
+        nonmutating set { base[index] = newValue }
+    }
+
+    /// Frees the entries (TapeEntry is trivial: nothing to deinitialize).
+    func deallocate() { base.deallocate() }
+}
+
+/// The JSON text is not a JSON document. Why does not matter here: `BCMessageDecoder` describes it from the text.
+struct TapeScanError: Error {}
+
+/// A single pass over UTF-8 bytes that records every value's kind and byte range, validating structure only.
+///
+/// The rules follow Foundation's `JSONScanner` exactly, so that both engines accept and reject the same texts:
+/// string contents (escapes, control characters, UTF-8) and number syntax are checked only when a value is
+/// read; trailing commas are accepted; nesting is limited to 512 containers; only whitespace may follow the
+/// top-level value. The work is linear in the bytes: each byte is looked at a bounded number of times.
+struct TapeScanner {
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+    private var index = 0
+    private var depth = 0
+    private(set) var entries: TapeBuffer
+
+    static let maximumDepth = 512
+
+    /// Nil for an empty text, which is never a JSON document.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        self.base = base
+        count = bytes.count
+        // Messages average one value per ~12 bytes; this avoids regrowth for typical messages.
+        entries = TapeBuffer(capacity: bytes.count / 8 + 4)
+    }
+
+    /// Scans the whole text; on success `entries[0]` is the top-level value.
+    mutating func scan() throws(TapeScanError) {
+        try scanValue()
+        while index < count {
+            guard Self.isWhitespace(base[index]) else { throw TapeScanError() }
+            index += 1
+        }
+    }
+
+    @inline(__always)
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() throws(TapeScanError) -> UInt8 {
+        while index < count {
+            let byte = base[index]
+            if !Self.isWhitespace(byte) { return byte }
+            index += 1
+        }
+        throw TapeScanError()
+    }
+
+    private mutating func scanValue() throws(TapeScanError) {
+        let byte = try skipWhitespace()
+        switch byte {
+        case UInt8(ascii: "\""): try scanString()
+        case UInt8(ascii: "{"): try scanObject()
+        case UInt8(ascii: "["): try scanArray()
+        case UInt8(ascii: "t"): try scanLiteral("true", .true)
+        case UInt8(ascii: "f"): try scanLiteral("false", .false)
+        case UInt8(ascii: "n"): try scanLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): scanNumber()
+        default: throw TapeScanError()
+        }
+    }
+
+    private mutating func scanLiteral(_ literal: StaticString, _ kind: TapeEntry.Kind) throws(TapeScanError) {
+        let length = literal.utf8CodeUnitCount
+        guard count - index >= length else { throw TapeScanError() }
+        let expected = literal.utf8Start
+        for offset in 0..<length where base[index + offset] != expected[offset] { throw TapeScanError() }
+        index += length
+        entries.append(TapeEntry(kind: kind, flags: 0, a: 0, b: 0, c: 0))
+    }
+
+    /// A number token is every following byte that can be part of a number (`0-9 . + - e E`), as Foundation
+    /// scans it; whether it is a valid JSON number is decided when it is read.
+    private mutating func scanNumber() {
+        let start = index
+        var integerLiteral = true
+        index += 1
+        while index < count {
+            let byte = base[index]
+            if byte &- UInt8(ascii: "0") < 10 {
+                index += 1
+            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                integerLiteral = false
+                index += 1
+            } else {
+                break
+            }
+        }
+        entries.append(TapeEntry(kind: .number, flags: integerLiteral ? TapeEntry.integerLiteral : 0,
+                                 a: Int32(start), b: Int32(index), c: 0))
+    }
+
+    /// Finds the closing quote, skipping escapes (`\` and the byte after it; `\u` and four bytes that must not
+    /// be a quote). Escapes, control characters and UTF-8 are validated when the string is read.
+    private mutating func scanString() throws(TapeScanError) {
+        index += 1  // the opening quote
+        let start = index
+        var flags: UInt8 = 0
+        var seen: UInt64 = 0  // every byte or-ed together: its high bits say whether any byte was above 0x7F
+        while true {
+            // Eight bytes at a time while none of them is a quote, a backslash or a control character.
+            while count - index >= 8 {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if Self.hasSpecialByte(word) { break }
+                seen |= word
+                index += 8
+            }
+            guard index < count else { throw TapeScanError() }
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                flags |= TapeEntry.escaped
+                guard count - index >= 2 else { throw TapeScanError() }
+                let escape = base[index + 1]
+                index += 2
+                if escape == UInt8(ascii: "u") {
+                    guard count - index >= 4 else { throw TapeScanError() }
+                    // Like Foundation: the four bytes are checked only for a quote now, as hex when read.
+                    let four = UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) ^ 0x2222_2222
+                    guard (four &- 0x0101_0101) & ~four & 0x8080_8080 == 0 else { throw TapeScanError() }
+                    index += 4
+                }
+                continue
+            }
+            if byte < 0x20 { flags |= TapeEntry.control }
+            seen |= UInt64(byte)
+            index += 1
+        }
+        if seen & 0x8080_8080_8080_8080 != 0 { flags |= TapeEntry.nonASCII }
+        entries.append(TapeEntry(kind: .string, flags: flags, a: Int32(start), b: Int32(index), c: 0))
+        index += 1  // the closing quote
+    }
+
+    /// Whether any byte of `word` is `"`, `\` or below 0x20 (the classic SWAR zero-byte test on each).
+    @inline(__always)
+    private static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return (hasQuote | hasBackslash | hasControl) != 0
+    }
+
+    private mutating func scanArray() throws(TapeScanError) {
+        guard depth < Self.maximumDepth else { throw TapeScanError() }
+        depth += 1
+        index += 1  // [
+        let start = entries.count
+        entries.append(TapeEntry(kind: .array, flags: 0, a: 0, b: 0, c: 0))
+        var elements: Int32 = 0
+        if try skipWhitespace() == UInt8(ascii: "]") {
+            index += 1
+        } else {
+            while true {
+                try scanValue()
+                elements += 1
+                let next = try skipWhitespace()
+                index += 1
+                if next == UInt8(ascii: "]") { break }
+                guard next == UInt8(ascii: ",") else { throw TapeScanError() }
+                // Foundation accepts a trailing comma.
+                if try skipWhitespace() == UInt8(ascii: "]") {
+                    index += 1
+                    break
+                }
+            }
+        }
+        depth -= 1
+        entries[start].a = Int32(entries.count)
+        entries[start].b = elements
+    }
+
+    private mutating func scanObject() throws(TapeScanError) {
+        guard depth < Self.maximumDepth else { throw TapeScanError() }
+        depth += 1
+        index += 1  // {
+        let start = entries.count
+        entries.append(TapeEntry(kind: .object, flags: 0, a: 0, b: 0, c: 0))
+        var members: Int32 = 0
+        if try skipWhitespace() == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                guard try skipWhitespace() == UInt8(ascii: "\"") else { throw TapeScanError() }
+                try scanString()
+                guard try skipWhitespace() == UInt8(ascii: ":") else { throw TapeScanError() }
+                index += 1
+                try scanValue()
+                members += 1
+                let next = try skipWhitespace()
+                index += 1
+                if next == UInt8(ascii: "}") { break }
+                guard next == UInt8(ascii: ",") else { throw TapeScanError() }
+                // Foundation accepts a trailing comma.
+                if try skipWhitespace() == UInt8(ascii: "}") {
+                    index += 1
+                    break
+                }
+            }
+        }
+        depth -= 1
+        entries[start].a = Int32(entries.count)
+        entries[start].b = members
+    }
+}

@@ -1,0 +1,353 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A scanned message: its bytes, its tape, and the member tables built for the objects a decode looks into.
+///
+/// Lives only for the duration of one decode, inside the `withUnsafeBytes` of the message: `bytes` points
+/// into the caller's buffer. Not Sendable, and never needs to be: nothing of it outlives the decode.
+///
+/// Its mutable state opts out of dynamic exclusivity checks (`@exclusivity(unchecked)`), which otherwise cost
+/// a tenth of the decode: one decode runs on one thread, and no method hands out an `inout` to a property
+/// while another method could reach it (every access is a plain read, append or element store).
+final class TapeDocument {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let entries: TapeBuffer
+    /// Member tables, one run per object looked into: each member's key hash and the tape index of its key.
+    @exclusivity(unchecked) private var members: ContiguousArray<Member> = []
+    /// Hash indexes for the member tables of large objects (see `lookupThreshold`).
+    @exclusivity(unchecked) private var buckets: ContiguousArray<Int32> = []
+    /// Reused for unescaping strings.
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// Work done beyond the scan, in comparable units (members hashed or compared, bytes unescaped), so tests
+    /// can check that decoding stays linear without timing anything.
+    @exclusivity(unchecked) private(set) var work = 0
+    /// When not nil, every key looked up, as "object index:key" (tests compare what each path reads).
+    @exclusivity(unchecked) var lookedUp: Set<String>?
+
+    struct Member {
+        /// `slowKey` for a key that must be compared as a Swift String (escapes or non-ASCII bytes).
+        var hash: UInt64
+        var keyIndex: Int32
+    }
+
+    static let slowKey: UInt64 = 0
+
+    /// Objects with more members than this get a hash index, so that looking up every key of a huge object
+    /// (a dictionary) stays linear.
+    static let lookupThreshold = 24
+
+    /// Takes ownership of `entries`.
+    init(bytes: UnsafeBufferPointer<UInt8>, entries: TapeBuffer) {
+        self.bytes = bytes
+        self.entries = entries
+        // At most one member per two entries: reserving once avoids regrowing while decoding.
+        members.reserveCapacity(entries.count / 2 + 1)
+        tables.reserveCapacity(8)
+    }
+
+    deinit { entries.deallocate() }
+
+    /// Scans `bytes`; nil when they are not a JSON document.
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TapeDocument? {
+        guard var scanner = TapeScanner(bytes) else { return nil }
+        do {
+            try scanner.scan()
+        } catch {
+            scanner.entries.deallocate()
+            return nil
+        }
+        return TapeDocument(bytes: bytes, entries: scanner.entries)
+    }
+
+    // MARK: - Structure
+
+    /// The index of the entry after the value at `index` (and after everything inside it).
+    @inline(__always)
+    func next(after index: Int32) -> Int32 {
+        let entry = entries[Int(index)]
+        return entry.kind == .object || entry.kind == .array ? entry.a : index + 1
+    }
+
+    /// The (key, value) tape indices of an object's members, in document order.
+    func memberIndices(of object: Int32) -> [(key: Int32, value: Int32)] {
+        var result: [(key: Int32, value: Int32)] = []
+        result.reserveCapacity(Int(entries[Int(object)].b))
+        var index = object + 1
+        for _ in 0..<entries[Int(object)].b {
+            result.append((index, index + 1))
+            index = next(after: index + 1)
+        }
+        return result
+    }
+
+    // MARK: - Keys
+
+    /// An object's members, for lookups by key: a run of `members`, and for a large object a hash index.
+    struct MemberTable {
+        /// The object's own tape index.
+        var objectIndex: Int32?
+        var start: Int
+        var count: Int
+        var hasSlowKeys: Bool
+        /// A key is not a readable string (bad escape, invalid UTF-8): JSONDecoder cannot open such an object.
+        var hasInvalidKey = false
+        /// Where the hash index starts in `buckets`, or -1 for a small object (searched in order).
+        var bucketStart: Int
+        var bucketMask: Int
+    }
+
+    @exclusivity(unchecked) private var tables: [MemberTable] = []
+
+    func markIntegerKeys(_ object: Int32) {
+        entries[Int(object)].flags |= TapeEntry.integerKeys
+    }
+
+    /// The member table of `object`, built on first use (a keyed container asks once, then looks up many keys).
+    func memberTable(of object: Int32) -> MemberTable {
+        let cached = entries[Int(object)].c
+        if cached > 0 { return tables[Int(cached) - 1] }
+        let count = Int(entries[Int(object)].b)
+        let start = members.count
+        var hasSlowKeys = false
+        var hasInvalidKey = false
+        var index = object + 1
+        for _ in 0..<count {
+            let key = entries[Int(index)]
+            let hash: UInt64
+            if key.flags & (TapeEntry.escaped | TapeEntry.nonASCII | TapeEntry.control) != 0 {
+                hash = Self.slowKey
+                hasSlowKeys = true
+                if string(at: index) == nil { hasInvalidKey = true }
+            } else {
+                hash = Self.hash(UnsafeBufferPointer(rebasing: bytes[Int(key.a)..<Int(key.b)]))
+            }
+            members.append(Member(hash: hash, keyIndex: index))
+            index = next(after: index + 1)
+        }
+        work += count
+        var table = MemberTable(objectIndex: object, start: start, count: count, hasSlowKeys: hasSlowKeys,
+                                hasInvalidKey: hasInvalidKey, bucketStart: -1, bucketMask: 0)
+        if count > Self.lookupThreshold {
+            var bucketCount = 64
+            while bucketCount < count * 2 { bucketCount <<= 1 }
+            table.bucketStart = buckets.count
+            table.bucketMask = bucketCount - 1
+            buckets.append(contentsOf: repeatElement(-1, count: bucketCount))
+            // In document order, so that among equal keys the first is met first along a probe sequence.
+            for position in 0..<count where members[start + position].hash != Self.slowKey {
+                var slot = Int(truncatingIfNeeded: members[start + position].hash) & table.bucketMask
+                while buckets[table.bucketStart + slot] >= 0 { slot = (slot + 1) & table.bucketMask }
+                buckets[table.bucketStart + slot] = Int32(position)
+            }
+        }
+        tables.append(table)
+        entries[Int(object)].c = Int32(tables.count)
+        return table
+    }
+
+    /// The tape index of the value for `key` in the object of `table`, or nil. Like Foundation, the first of
+    /// duplicate keys wins, and keys compare as Swift Strings (so `"\u0074"` is the key `t`).
+    func value(forKey key: String, in table: MemberTable) -> Int32? {
+        if lookedUp != nil { lookedUp?.insert("\(table.objectIndex ?? -1):\(key)") }
+        var utf8 = key
+        return utf8.withUTF8 { keyBytes -> Int32? in
+            guard Self.isASCII(keyBytes) else { return slowLookup(key, in: table) }
+            let hash = Self.hash(keyBytes)
+            var found: Int32?
+            if table.bucketStart >= 0 {
+                var slot = Int(truncatingIfNeeded: hash) & table.bucketMask
+                while true {
+                    work += 1
+                    let position = buckets[table.bucketStart + slot]
+                    if position < 0 { break }
+                    let member = members[table.start + Int(position)]
+                    if member.hash == hash, keyEquals(member.keyIndex, keyBytes) {
+                        found = member.keyIndex
+                        break
+                    }
+                    slot = (slot + 1) & table.bucketMask
+                }
+            } else {
+                var position = table.start
+                let end = table.start + table.count
+                while position < end {
+                    let member = members[position]
+                    if member.hash == hash, keyEquals(member.keyIndex, keyBytes) {
+                        found = member.keyIndex
+                        break
+                    }
+                    position += 1
+                }
+                work += position - table.start + 1
+            }
+            // A key written with escapes or non-ASCII bytes may still equal `key`; the first in document order wins.
+            if table.hasSlowKeys {
+                for position in table.start..<(table.start + table.count) where members[position].hash == Self.slowKey {
+                    let keyIndex = members[position].keyIndex
+                    if let found, found < keyIndex { break }
+                    work += 1
+                    if string(at: keyIndex) == key {
+                        found = keyIndex
+                        break
+                    }
+                }
+            }
+            return found.map { $0 + 1 }
+        }
+    }
+
+    /// A key with non-ASCII characters compares as a Swift String with every member (canonical equivalence
+    /// makes byte comparison wrong there). Only odd messages get here.
+    private func slowLookup(_ key: String, in table: MemberTable) -> Int32? {
+        for position in table.start..<(table.start + table.count) {
+            work += 1
+            let keyIndex = members[position].keyIndex
+            if string(at: keyIndex) == key { return keyIndex + 1 }
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func keyEquals(_ keyIndex: Int32, _ keyBytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = entries[Int(keyIndex)]
+        let length = Int(entry.b - entry.a)
+        guard length == keyBytes.count else { return false }
+        guard length > 0, let start = bytes.baseAddress, let other = keyBytes.baseAddress else { return true }
+        return Self.bytesEqual(start + Int(entry.a), other, count: length)
+    }
+
+    /// Byte equality, eight at a time (BCMessages uses no C library, so no `memcmp`).
+    @inline(__always)
+    static func bytesEqual(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var offset = 0
+        while count - offset >= 8 {
+            if UnsafeRawPointer(left + offset).loadUnaligned(as: UInt64.self)
+                != UnsafeRawPointer(right + offset).loadUnaligned(as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < count {
+            if left[offset] != right[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
+    }
+
+    /// A cheap hash of a key's bytes: its length and up to its first and last eight bytes. Never `slowKey`.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            if count >= 8 {
+                head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+                tail = UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+            } else {
+                for offset in 0..<count { head |= UInt64(base[offset]) << (8 * UInt64(offset)) }
+            }
+        }
+        var hash = (head &* 0x9E37_79B9_7F4A_7C15) ^ (tail &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
+        hash ^= hash >> 29
+        return hash | 1
+    }
+
+    // MARK: - Strings
+
+    /// The string at `index`, or nil when it is not a valid JSON string (a bad escape, a lone surrogate, a raw
+    /// control character, invalid UTF-8): exactly when Foundation's decoder cannot read it either.
+    func string(at index: Int32) -> String? {
+        let entry = entries[Int(index)]
+        let raw = UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)])
+        work += raw.count
+        if entry.flags & (TapeEntry.escaped | TapeEntry.control) == 0 {
+            return Self.validString(raw, isASCII: entry.flags & TapeEntry.nonASCII == 0)
+        }
+        guard entry.flags & TapeEntry.control == 0 else { return nil }
+        scratch.removeAll(keepingCapacity: true)
+        guard Self.unescape(raw, into: &scratch) else { return nil }
+        return scratch.withUnsafeBufferPointer { Self.validString($0, isASCII: false) }
+    }
+
+    /// `String(decoding:)` repairs invalid UTF-8; comparing the result with the input tells whether it had to.
+    @inline(__always)
+    static func validString(_ raw: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        var string = String(decoding: raw, as: UTF8.self)
+        if isASCII { return string }
+        let same = string.withUTF8 { decoded in
+            guard decoded.count == raw.count else { return false }
+            guard let left = decoded.baseAddress, let right = raw.baseAddress else { return true }
+            return bytesEqual(left, right, count: raw.count)
+        }
+        return same ? string : nil
+    }
+
+    /// Foundation's unescaping rules: `\" \\ \/ \b \f \n \r \t \uXXXX` (a high surrogate must be followed by an
+    /// escaped low one); any other escape, or a raw control character, makes the string unreadable.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+        output.reserveCapacity(raw.count)
+        var index = 0
+        let count = raw.count
+        while index < count {
+            let byte = raw[index]
+            if byte != UInt8(ascii: "\\") {
+                if byte < 0x20 { return false }
+                output.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < count else { return false }
+            let escape = raw[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                guard let unit = hexUnit(raw, at: index) else { return false }
+                index += 4
+                var scalarValue = UInt32(unit)
+                if UTF16.isLeadSurrogate(unit) {
+                    guard index + 6 <= count, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u"),
+                          let trail = hexUnit(raw, at: index + 2), UTF16.isTrailSurrogate(trail)
+                    else { return false }
+                    index += 6
+                    scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(scalarValue) else { return false }
+                UTF8.encode(scalar) { output.append($0) }
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func hexUnit(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
+        guard index + 4 <= raw.count else { return nil }
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            let byte = raw[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+}

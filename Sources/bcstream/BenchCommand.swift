@@ -1,0 +1,333 @@
+import ArgumentParser
+import BCMessages
+import Foundation
+import MallocInterposerSwift
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure decoding speed: Foundation's JSONDecoder, the god-class style, and BCStream's fast path.",
+        discussion: """
+            Decodes the same messages, in one run and on one thread, three ways: BCMessageDecoder with \
+            Foundation's JSONDecoder (the baseline), JSONSerialization into a dictionary read by one class for \
+            every kind (the "god class" of the service's old code), and BCMessageDecoder's fast engine (the \
+            default). Before timing, it checks that the fast engine gives a value equal to the baseline's (or \
+            the same error) for every message. For each way it prints messages/s, MB/s and allocations per \
+            message, and last the line `speedup vs JSONDecoder: N.Nx`.
+
+            Build in release and pin to one core for figures worth comparing:
+              swift build -c release
+              taskset -c 0 .build/release/bcstream bench
+              taskset -c 0 .build/release/bcstream bench --corpus captured-style
+              taskset -c 0 .build/release/bcstream bench --corpus session.ndjson --seconds 5
+
+            Time is this thread's CPU time, the decoders taking turns, so that other load on the machine \
+            weighs on all of them alike. Allocations are counted by a malloc interposer linked into bcstream; \
+            should it not be active, bench restarts itself once with the library preloaded (LD_PRELOAD), or \
+            prints n/a.
+            """
+    )
+
+    @Option(help: """
+        What to decode: fixtures (every Tests/Payloads/*.json), captured-style (messages generated in the \
+        captured wire shapes, ~500 bytes each), or a file of one message per line.
+        """)
+    var corpus = "fixtures"
+
+    @Option(help: "Where the fixtures are, for --corpus fixtures.")
+    var payloads = "Tests/Payloads"
+
+    @Option(help: "How many messages to generate for --corpus captured-style.")
+    var count = 10_000
+
+    @Option(help: "Time each decoder for about this many seconds (after one warm-up pass).")
+    var seconds: Double = 2
+
+    @Option(help: "Instead of --seconds: decode the whole corpus this many times per decoder.")
+    var iterations: Int?
+
+    @Flag(help: "Also time strict mode (the fast engine and the baseline).")
+    var strict = false
+
+    @Option(help: ArgumentHelp("Time only this decoder (baseline, god-class or fast), for profiling; no check.",
+                               visibility: .hidden))
+    var only: String?
+
+    func validate() throws {
+        guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
+        if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
+        guard count > 0 else { throw ValidationError("--count must be positive") }
+    }
+
+    func run() throws {
+        AllocationCounter.preloadIfNeeded()
+        let corpus: BenchCorpus
+        switch self.corpus {
+        case "fixtures":
+            do {
+                corpus = try BenchCorpus.fixtures(in: payloads)
+            } catch {
+                throw ValidationError("cannot read the fixtures in \(payloads): run from the repository's root or "
+                                      + "pass --payloads DIR (\(error.localizedDescription))")
+            }
+        case "captured-style":
+            corpus = BenchCorpus.capturedStyle(count: count)
+        default:
+            do {
+                corpus = try BenchCorpus.lines(of: self.corpus)
+            } catch {
+                throw ValidationError("cannot read \(self.corpus): \(error.localizedDescription)")
+            }
+        }
+        guard !corpus.messages.isEmpty else { throw ValidationError("the corpus has no messages") }
+        #if DEBUG
+        print("note: this is a debug build; build with `swift build -c release` for figures worth comparing")
+        #endif
+
+        print("corpus: \(corpus.name): \(corpus.messages.count) messages, \(corpus.byteCount) bytes, "
+              + "\(corpus.byteCount / corpus.messages.count) bytes a message on average")
+        print("machine: \(Machine.description)")
+        print("timing: " + (iterations.map { "\($0) passes over the corpus" } ?? "about \(seconds) s of CPU time")
+              + " per decoder, in turns, on one thread")
+        if only == nil { try checkEquivalence(corpus) }
+
+        let baseline = BCMessageDecoder(mode: .lenient, engine: .foundation)
+        let fast = BCMessageDecoder(mode: .lenient, engine: .fast)
+        var contenders: [(String, (Data) -> Int)] = [
+            ("JSONDecoder (baseline)", { data in (try? baseline.decode(data))?.t ?? -1 }),
+            ("god class (JSONSerialization)", { data in GodClassMessage(json: data)?.t ?? -1 }),
+            ("BCStream fast path", { data in (try? fast.decode(data))?.t ?? -1 }),
+        ]
+        if strict {
+            let strictBaseline = BCMessageDecoder(mode: .strict, engine: .foundation)
+            let strictFast = BCMessageDecoder(mode: .strict, engine: .fast)
+            contenders.append(("JSONDecoder, strict", { data in (try? strictBaseline.decode(data))?.t ?? -1 }))
+            contenders.append(("BCStream fast path, strict", { data in (try? strictFast.decode(data))?.t ?? -1 }))
+        }
+
+        if let only {
+            let keep = ["baseline": "JSONDecoder (baseline)", "god-class": "god class (JSONSerialization)",
+                        "fast": "BCStream fast path"][only]
+            contenders.removeAll { $0.0 != keep }
+        }
+        print("")
+        print(row("decoder", "messages/s", "MB/s", "allocs/msg", "ns/msg"))
+        let results = measure(corpus, contenders.map(\.1))
+        var rates: [String: Double] = [:]
+        for ((name, _), result) in zip(contenders, results) {
+            rates[name] = result.messagesPerSecond
+            print(row(name, result.messagesPerSecond.formatted(digits: 0), result.megabytesPerSecond.formatted(digits: 1),
+                      result.allocationsPerMessage.map { $0.formatted(digits: 1) } ?? "n/a",
+                      (1e9 / result.messagesPerSecond).formatted(digits: 0)))
+        }
+        let speedup = (rates["BCStream fast path"] ?? 0) / (rates["JSONDecoder (baseline)"] ?? 1)
+        print("speedup vs JSONDecoder: \(speedup.formatted(digits: 1))x")
+    }
+
+    /// The fast engine must give what the baseline gives, message for message: a benchmark of a decoder that
+    /// is wrong measures nothing.
+    private func checkEquivalence(_ corpus: BenchCorpus) throws {
+        var mismatches = 0
+        var failures = 0
+        for (index, data) in corpus.messages.enumerated() {
+            for mode in BCMessageDecoder.Mode.allCases {
+                let expected = Result { () throws(BCDecodingError) in
+                    try BCMessageDecoder(mode: mode, engine: .foundation).decode(data)
+                }
+                let actual = Result { () throws(BCDecodingError) in
+                    try BCMessageDecoder(mode: mode, engine: .fast).decode(data)
+                }
+                if mode == .lenient, case .failure = expected { failures += 1 }
+                if expected != actual {
+                    mismatches += 1
+                    if mismatches <= 5 {
+                        print("MISMATCH (\(mode)) in message \(index + 1): \(String(decoding: data.prefix(200), as: UTF8.self))")
+                        print("  JSONDecoder: \(expected)")
+                        print("  fast path:   \(actual)")
+                    }
+                }
+            }
+        }
+        if mismatches > 0 { throw ValidationError("the fast path differs from JSONDecoder on \(mismatches) decodes") }
+        print("check: the fast path and JSONDecoder agree on every message, lenient and strict "
+              + "(\(failures) of them fail to decode in both)")
+    }
+
+    private struct Measurement {
+        var messagesPerSecond: Double
+        var megabytesPerSecond: Double
+        var allocationsPerMessage: Double?
+    }
+
+    /// Times the decoders in turns (one pass over the corpus each, round after round) rather than one after
+    /// the other, so that a change in the machine's load during the run weighs on all of them alike. Time is
+    /// this thread's CPU time, which other processes on a busy machine do not inflate.
+    private func measure(_ corpus: BenchCorpus, _ decoders: [(Data) -> Int]) -> [Measurement] {
+        var checksum = 0
+        for decode in decoders {
+            for data in corpus.messages { checksum &+= decode(data) }  // warm-up
+        }
+        var spent = [Double](repeating: 0, count: decoders.count)
+        var passes = [Int](repeating: 0, count: decoders.count)
+        let rounds = iterations ?? Int.max
+        var round = 0
+        while round < rounds {
+            for (index, decode) in decoders.enumerated() {
+                let start = threadCPUTime()
+                // At least ~20 ms a turn, so that reading the clock costs nothing measurable.
+                repeat {
+                    for data in corpus.messages { checksum &+= decode(data) }
+                    passes[index] += 1
+                } while iterations == nil && threadCPUTime() - start < 0.02
+                spent[index] += threadCPUTime() - start
+            }
+            round += 1
+            if iterations == nil, (spent.min() ?? 0) >= seconds { break }
+        }
+        let results = decoders.indices.map { index in
+            let allocations = AllocationCounter.count {
+                for data in corpus.messages { checksum &+= decoders[index](data) }
+            }
+            let messages = Double(passes[index] * corpus.messages.count)
+            return Measurement(
+                messagesPerSecond: messages / spent[index],
+                megabytesPerSecond: Double(passes[index] * corpus.byteCount) / spent[index] / 1e6,
+                allocationsPerMessage: allocations.map { Double($0) / Double(corpus.messages.count) })
+        }
+        blackHole(checksum)
+        return results
+    }
+
+    private func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private func row(_ name: String, _ rate: String, _ megabytes: String, _ allocations: String, _ nanoseconds: String) -> String {
+        name.padding(toLength: 32, withPad: " ", startingAt: 0) + rate.leftPadded(12) + megabytes.leftPadded(10)
+            + allocations.leftPadded(12) + nanoseconds.leftPadded(10)
+    }
+}
+
+/// What the service's old code did: `JSONSerialization` into a dictionary, and one class for every kind that
+/// reads the keys it knows with casts and conversions. It neither validates kinds nor reports precise errors;
+/// it is here as a reference point.
+final class GodClassMessage {
+    let t: Int
+    let userID: String?
+    let userName: String?
+    let text: String?
+    let giftID: String?
+    let count: Int?
+    let coins: Int?
+    let rankings: [[String: Any]]?
+    let raw: [String: Any]
+
+    init?(json: Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return nil }
+        func string(_ key: String) -> String? {
+            switch object[key] {
+            case let string as String: string
+            case let number as NSNumber: number.stringValue
+            default: nil
+            }
+        }
+        func int(_ key: String) -> Int? {
+            switch object[key] {
+            case let string as String: Int(string)
+            case let number as NSNumber: number.intValue
+            default: nil
+            }
+        }
+        guard let t = int("t") else { return nil }
+        self.t = t
+        userID = string("u")
+        userName = string("ac")
+        text = string("cm")
+        giftID = string("gift_id")
+        count = int("count")
+        coins = int("coins")
+        rankings = object["rankings"] as? [[String: Any]]
+        raw = object
+    }
+}
+
+/// Allocation counts from the malloc interposer, when it is loaded.
+enum AllocationCounter {
+    /// Restarts the process once with the interposer preloaded (Linux counts only then), when the library is
+    /// beside the executable. Without it, bench runs on and prints "n/a" for allocations.
+    static func preloadIfNeeded() {
+        #if os(Linux)
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["BCSTREAM_BENCH_PRELOADED"] == nil, count({ _ = [1, 2, 3].map { $0 + 1 } }) == nil
+        else { return }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let library = executable.deletingLastPathComponent().appendingPathComponent("libMallocInterposerSwift.so").path
+        guard FileManager.default.fileExists(atPath: library) else { return }
+        var newEnvironment = environment
+        newEnvironment["LD_PRELOAD"] = [library, environment["LD_PRELOAD"]].compactMap { $0 }.joined(separator: ":")
+        newEnvironment["BCSTREAM_BENCH_PRELOADED"] = "1"
+        let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
+        let environmentList = newEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve(executable.path, arguments, environmentList)
+        // execve returns only on failure: go on without counting.
+        #endif
+    }
+
+    /// The number of allocations `body` makes, or nil when the interposer is not counting.
+    static func count(_ body: () -> Void) -> Int? {
+        MallocInterposerSwift.initialize()
+        MallocInterposerSwift.hook()
+        body()
+        MallocInterposerSwift.unhook()
+        let count = Int(MallocInterposerSwift.getStatistics().mallocCount)
+        return count > 0 ? count : nil
+    }
+}
+
+enum Machine {
+    static var description: String {
+        var cpu = "unknown CPU"
+        #if os(Linux)
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let name = line.split(separator: ":", maxSplits: 1).last {
+            cpu = name.trimmingCharacters(in: .whitespaces)
+        }
+        #endif
+        #if compiler(>=6.3)
+        let swift = "Swift 6.3+"
+        #else
+        let swift = "Swift 6"
+        #endif
+        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores online, "
+            + "\(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(swift)"
+    }
+}
+
+@inline(never)
+func blackHole(_ value: Int) {
+    if value == .min { print("") }
+}
+
+extension Double {
+    func formatted(digits: Int) -> String {
+        let text = String(format: "%.\(digits)f", self)
+        guard digits == 0, let int = Int(text) else { return text }
+        // Thousands separators: rates are easier to compare as 1,234,567.
+        var digits = Array(String(int.magnitude))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return (int < 0 ? "-" : "") + String(digits)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,83 @@
+@testable import BCMessages
+import Foundation
+import Testing
+
+/// The Forcible rules, read by the kind of the value in the fast engine, against the same rules probed
+/// through Foundation's decoder: for every JSON literal below and every value type, the same value or a
+/// failure on both.
+@Suite struct FastEngineScalarTests {
+    private struct Box<Value: ForcibleValue>: Codable, Equatable {
+        @Forcible var v: Value
+    }
+
+    private struct OptionalBox<Value: ForcibleValue>: Codable, Equatable {
+        @Forcible var v: Value?
+    }
+
+    static let literals = [
+        "0", "1", "-1", "2", "-0", "-0.0", "0.5", "1.0", "1.50", "3.0", "1e3", "1E3", "2.5e1", "100e-2", "0.1e1",
+        "1e-2", "1e400", "-1e400", "1e-400", "4.9e-324", "2.2250738585072014e-308", "1e-310", "1.7976931348623157e308",
+        "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
+        "18446744073709551615", "18446744073709551616", "123456789012345678901", "1331546385",
+        "01", "-", "1.", ".5", "1.e5", "1e", "1e+", "--1", "1-2", "0x10", "+1",
+        #""""#, #""0""#, #""1""#, #""2""#, #""-1""#, #""+1""#, #"" 1""#, #""1 ""#, #""1.0""#, #""1.5""#, #""1e3""#,
+        #""0x10""#, #""inf""#, #""nan""#, #""1e400""#, #""00012""#, #""-0""#, #""true""#, #""false""#, #""yes""#,
+        #""abc""#, #""\u0031""#, #""\ud83c\udf38""#, #""\ud800""#, #""\udc00""#, #""\x""#, #""a\/b""#,
+        "\"\u{212A}\"", "\"caf\u{E9}\"", "\"tab\there\"",
+        "true", "false", "null", "[]", "[1]", #"["1",2]"#, #"[1,null]"#, #"[1,true]"#, "{}", #"{"a":"1"}"#,
+        #"{"a":1,"a":2}"#, #"{"a":null}"#,
+    ]
+
+    private func compare<Value: ForcibleValue & Codable>(_ type: Value.Type, _ literal: String) {
+        let json = Data(#"{"v":\#(literal)}"#.utf8)
+        let reference = try? JSONDecoder().decode(Box<Value>.self, from: json)
+        let fast = try? FastEngine.decodeValue(Box<Value>.self, from: json)
+        #expect(fast == reference, "\(Value.self) from \(literal)")
+        let optionalReference = try? JSONDecoder().decode(OptionalBox<Value>.self, from: json)
+        let optionalFast = try? FastEngine.decodeValue(OptionalBox<Value>.self, from: json)
+        #expect(optionalFast == optionalReference, "\(Value.self)? from \(literal)")
+    }
+
+    @Test(arguments: literals)
+    func everyRuleAgrees(_ literal: String) {
+        compare(String.self, literal)
+        compare(Int.self, literal)
+        compare(Double.self, literal)
+        compare(Bool.self, literal)
+        compare(YellRank.self, literal)
+        compare([String].self, literal)
+        compare([Int].self, literal)
+        compare([String: String].self, literal)
+    }
+
+    @Test(arguments: literals)
+    func jsonValuesAgree(_ literal: String) {
+        let json = Data(#"{"v":\#(literal)}"#.utf8)
+        let reference = try? JSONDecoder().decode([String: JSONValue].self, from: json)
+        let fast = try? FastEngine.decodeValue([String: JSONValue].self, from: json)
+        #expect(fast == reference, "\(literal)")
+    }
+
+    /// The primitives that code probing a container relies on succeed and fail where Foundation's do.
+    @Test(arguments: literals)
+    func primitivesAgree(_ literal: String) {
+        struct Probe: Decodable, Equatable {
+            var bool, string, int, int64, uint64, double, decimal: String
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                func attempt<T>(_ read: () throws -> T) -> String { (try? read()).map { "\($0)" } ?? "error" }
+                bool = attempt { try container.decode(Bool.self) }
+                string = attempt { try container.decode(String.self) }
+                int = attempt { try container.decode(Int.self) }
+                int64 = attempt { try container.decode(Int64.self) }
+                uint64 = attempt { try container.decode(UInt64.self) }
+                double = attempt { try container.decode(Double.self) }
+                decimal = attempt { try container.decode(Decimal.self) }
+            }
+        }
+        let json = Data("[\(literal)]".utf8)
+        let reference = try? JSONDecoder().decode([Probe].self, from: json)
+        let fast = try? FastEngine.decodeValue([Probe].self, from: json)
+        #expect(fast == reference, "\(literal)")
+    }
+}
