@@ -1,9 +1,10 @@
 import ArgumentParser
 import BCMessages
+import BCReplay
 import Foundation
 import MallocInterposerSwift
 
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure decoding speed: Foundation's JSONDecoder, the god-class style, and BCStream's fast path.",
@@ -59,7 +60,28 @@ struct BenchCommand: ParsableCommand {
         guard count > 0 else { throw ValidationError("--count must be positive") }
     }
 
-    func run() throws {
+    @Flag(help: "Measure end to end instead: a replay server sends the fixtures as fast as a listener takes them over loopback; prints messages/s, latency p50/p99 and memory over the run.")
+    var endToEnd = false
+
+    @Option(help: "With --end-to-end: how many messages to send.")
+    var messages = 1_000_000
+
+    func run() async throws {
+        if endToEnd {
+            let loader = ReplayLoader(currentDirectory: FixtureFolder.checkoutRoot())
+            let items: [ReplayItem]
+            do {
+                items = try loader.load(arguments: [payloads]).items
+            } catch {
+                throw ValidationError(error.description)
+            }
+            try await EndToEndBench(messages: messages, items: items).run()
+        } else {
+            try runDecoding()
+        }
+    }
+
+    func runDecoding() throws {
         AllocationCounter.preloadIfNeeded()
         let corpus: BenchCorpus
         switch self.corpus {
