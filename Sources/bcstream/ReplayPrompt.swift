@@ -62,8 +62,13 @@ struct ReplayPrompt {
         case .noMatch(let message):
             say(message)
         case .push(let selection):
+            let subscribers = await server.subscriptions.values.reduce(0, +)
+            guard subscribers > 0 else {
+                say("nobody is subscribed yet: connect a client (SUB<TAB><key>) to ws://\(server.host):\(server.port)/")
+                return
+            }
             await server.push(selection.items)
-            say("pushed \(selection)")
+            say("pushed \(selection) to \(subscribers) subscriber\(subscribers == 1 ? "" : "s")")
         }
     }
 
