@@ -1,3 +1,4 @@
+import Foundation
 import BCMessages
 
 /// The fixtures of one folder, in the folder's order (by `t`, then name), and the ways a person names some of
@@ -111,7 +112,7 @@ public struct FixtureCatalog: Hashable, Sendable, Codable {
 
     /// The query as matched: trimmed, lowercased, without a `.json` extension.
     static func normalized(_ query: String) -> String {
-        var word = query.trimmingWhitespace().lowercased()
+        var word = query.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if word.hasSuffix(".json") { word = String(word.dropLast(5)) }
         return word
     }
@@ -155,15 +156,4 @@ public struct FixtureCatalog: Hashable, Sendable, Codable {
 
 extension Character {
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and line breaks.
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(String.UnicodeScalarView(scalars[first...last]))
-    }
 }

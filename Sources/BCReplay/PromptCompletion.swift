@@ -1,3 +1,4 @@
+import Foundation
 import BCMessages
 
 /// The words of the interactive prompt of `bcstream replay`: what completes a typed text, and which
@@ -27,7 +28,7 @@ public struct PromptCompletion: Hashable, Sendable {
     /// `t=` allowed), then kind names, then fixture names, each group in the catalog's order. Everything when
     /// nothing is typed yet.
     public func completions(for typed: String) -> [String] {
-        let word = typed.trimmingWhitespace().lowercased()
+        let word = typed.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         var candidates: [String] = []
         let number = word.hasPrefix("t=") ? String(word.dropFirst(2)) : word
         if number.allSatisfy(\.isASCIIDigit) {
@@ -52,7 +53,7 @@ public struct PromptCompletion: Hashable, Sendable {
 
     /// What a typed line pushes, or why it pushes nothing.
     public func resolve(_ line: String) -> Resolution {
-        let word = line.trimmingWhitespace()
+        let word = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !word.isEmpty else { return .empty }
         if let selection = catalog.select(word) { return .push(selection) }
         return .noMatch(noMatchMessage(for: word))

@@ -23,7 +23,7 @@ public enum RecordingParser {
         let decoder = JSONDecoder()
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let location = ReplaySourceLocation(file: file, line: index + 1)
-            guard !line.trimmingWhitespace().isEmpty else { continue }
+            guard !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
             let frame: RecordedFrame
             do {
                 frame = try decoder.decode(RecordedFrame.self, from: Data(line.utf8))
@@ -44,7 +44,7 @@ public enum RecordingParser {
     /// True when the first line that is not blank is a recorded frame: how a recording with another extension
     /// than `.ndjson` is recognised.
     public static func looksLikeRecording(_ text: String) -> Bool {
-        guard let line = text.split(separator: "\n").first(where: { !$0.trimmingWhitespace().isEmpty }) else {
+        guard let line = text.split(separator: "\n").first(where: { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else {
             return false
         }
         return (try? JSONDecoder().decode(RecordedFrame.self, from: Data(line.utf8))) != nil

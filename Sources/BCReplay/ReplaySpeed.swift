@@ -1,3 +1,4 @@
+import Foundation
 /// How fast a recording plays: its recorded pace times a factor, or as fast as the subscriber takes it.
 public enum ReplaySpeed: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The recorded pace multiplied by the factor: `2` plays twice as fast, `0.5` at half speed. A factor
@@ -11,7 +12,7 @@ public enum ReplaySpeed: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Reads `--speed`: `max`, or a positive factor such as `2`, `0.5` or `2x`. Nil for anything else.
     public init?(_ text: String) {
-        let word = text.trimmingWhitespace().lowercased()
+        let word = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if word == "max" {
             self = .max
             return

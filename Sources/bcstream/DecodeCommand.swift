@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCListener
 import BCMessages
 import Foundation
 
@@ -90,14 +91,15 @@ enum InputLine {
 
     init(_ line: Substring) {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("MSG\t") {
-            let fields = trimmed.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-            self = fields.count == 3 ? .message(json: String(fields[2]), key: String(fields[1])) : .other
-        } else if trimmed.isEmpty || trimmed.hasPrefix("ACK") || trimmed.hasPrefix("ERR") {
+        guard !trimmed.isEmpty else {
             self = .other
-        } else {
-            // Anything else is meant as a message: if it is not one, the decoder says why.
-            self = .message(json: trimmed, key: nil)
+            return
+        }
+        switch BCSVRLine(trimmed) {
+        case .message(let key, let json): self = .message(json: json, key: key)
+        case .ack, .error: self = .other
+        // Anything else is meant as a message: if it is not one, the decoder says why.
+        case .unknown: self = .message(json: trimmed, key: nil)
         }
     }
 }
