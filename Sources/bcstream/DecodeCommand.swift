@@ -54,7 +54,7 @@ struct DecodeCommand: ParsableCommand {
             for (index, line) in lines.enumerated() {
                 switch InputLine(line) {
                 case .message(let json, let key): decodeOne(json, key: key, location: "\(source):\(index + 1)")
-                case .other: skipped += 1
+                case .other: if !line.allSatisfy(\.isWhitespace) { skipped += 1 }
                 }
             }
         }
@@ -73,7 +73,9 @@ struct DecodeCommand: ParsableCommand {
             if path.hasSuffix(".json") {
                 decodeOne(text, key: nil, location: path)
             } else {
-                decodeLines(text.split(separator: "\n", omittingEmptySubsequences: false), source: path)
+                // Split on every line break, \r\n included: it is one Character, which a split on "\n" would
+                // not cut. Empty lines are kept so that line numbers in errors stay right.
+                decodeLines(text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline), source: path)
             }
         }
 

@@ -49,6 +49,15 @@ import Testing
         #expect(result.lines[1].hasSuffix("the live ended"))
     }
 
+    @Test func filesWithCRLFLineBreaksDecodeLineByLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("crlf-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try Data("{\"t\":8}\r\nMSG\tk:1\t{\"t\":23,\"online_viewer_num\":1,\"total_viewer_num\":2}\r\n".utf8).write(to: path)
+        let result = try BCStreamProcess.run(["decode", "--format", "ndjson", path.path])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(try result.lines.map { try object($0)["t"] as? Int } == [8, 23])
+    }
+
     @Test func fixtureFilesAreOneMessageEach() throws {
         let files = ["Tests/Payloads/1-comment-lci-string.json", "Tests/Payloads/8-live-ended-bare.json"]
         let result = try BCStreamProcess.run(["decode", "--format", "ndjson"] + files)
