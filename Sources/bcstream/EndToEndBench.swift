@@ -4,7 +4,6 @@ import BCReplay
 import BCWebSocket
 import Foundation
 import Synchronization
-import Synchronization
 
 /// `bcstream bench --end-to-end`: a replay server and a listener in one process over loopback, the server
 /// sending fixtures as fast as the listener takes them, every frame decoded. Prints messages/s, the latency
@@ -22,7 +21,15 @@ struct EndToEndBench {
     func run() async throws {
         guard !items.isEmpty else { throw BenchFailure("no fixtures to send") }
         let server = try await ReplayServer(schedule: nil)
-        let drain = Task { for await _ in server.activity {} }
+        // The listener reports `subscribed` once its SUB is sent; the server may not have read it yet, and a
+        // push before then reaches nobody. So the feeder starts when the server says the client subscribed.
+        let (serverSubscribed, reportSubscribed) = AsyncStream.makeStream(of: Void.self)
+        let drain = Task {
+            for await activity in server.activity {
+                if case .subscribed = activity { reportSubscribed.yield() }
+            }
+            reportSubscribed.finish()
+        }
         let loop = WebSocketLoop(name: "bcstream.bench")
         guard let url = URL(string: "ws://\(server.host):\(server.port)/") else { throw BenchFailure("bad URL") }
         var configuration = BCListenerConfiguration(key: "bench:e2e", url: url)
@@ -38,8 +45,12 @@ struct EndToEndBench {
         var bytes = 0
         var memory: [(messages: Int, residentMiB: Double)] = []
         let checkpoints = Set((1...10).map { messages * $0 / 10 })
-        var feeder: Task<Void, Never>?
         let counters = BenchCounters()
+        let feeder = Task {
+            var subscriptions = serverSubscribed.makeAsyncIterator()
+            guard await subscriptions.next() != nil else { return }
+            await feed(server, progress: progress, counters: counters)
+        }
         // A run that stops moving is reported and ended, not left hanging.
         let watchdog = Task {
             var last = -1
@@ -60,9 +71,7 @@ struct EndToEndBench {
         for await event in listener {
             switch event {
             case .subscribed:
-                guard feeder == nil else { continue }
-                started = clock.now
-                feeder = Task { await feed(server, progress: progress, counters: counters) }
+                if delivered == 0 { started = clock.now }
             case .message(_, let raw, _, let receivedAt):
                 latencies.record(Date().timeIntervalSince(receivedAt))
                 bytes += raw.utf8.count
@@ -86,7 +95,7 @@ struct EndToEndBench {
         }
         let elapsed = clock.now - started
         reportProgress.finish()
-        feeder?.cancel()
+        feeder.cancel()
         watchdog.cancel()
         await loop.shutdown()
         await server.stop()
