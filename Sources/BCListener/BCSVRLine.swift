@@ -41,10 +41,13 @@ public enum BCSVRLine: Hashable, Sendable {
     /// The lines of one server frame: split on `\n`, a trailing `\r` dropped from each, lines that hold only
     /// whitespace skipped (a trailing newline gives none). Each line is exactly as received otherwise.
     public static func lines(in frame: String) -> [Substring] {
-        // On scalars, not Characters: `\r\n` is a single Character, which a split on "\n" would not cut.
-        frame.unicodeScalars.split(separator: "\n").compactMap { scalars in
-            let line = Substring(scalars.last == "\r" ? scalars.dropLast() : scalars)
-            return line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) ? nil : line
+        // On UTF-8 bytes: `\r\n` is a single Character, which a split on "\n" would not cut; and the bytes are
+        // what the listener reads for every frame, without decoding scalars. `\n` and `\r` are ASCII, so every
+        // cut falls on a character boundary of `frame`.
+        frame.utf8.split(separator: UInt8(ascii: "\n")).compactMap { bytes in
+            let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+            let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            return blank ? nil : Substring(line)
         }
     }
 

@@ -34,6 +34,7 @@ import Testing
         ("ACK\n \r\n\t\nACK\tw", ["ACK", "ACK\tw"]),
         ("", []),
         ("\r\n", []),
+        ("MSG\tk\t{\"c\":\"日本 🎁\"}\r\nACK\té", ["MSG\tk\t{\"c\":\"日本 🎁\"}", "ACK\té"]),
     ])
     func splitsAFrameIntoLines(_ frame: String, _ expected: [String]) {
         #expect(BCSVRLine.lines(in: frame).map(String.init) == expected)
