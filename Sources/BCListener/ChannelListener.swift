@@ -67,15 +67,13 @@ public struct ChannelListener: AsyncSequence, Sendable {
         let clock = ContinuousClock()
         let origin = clock.now
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
-        var connection: WebSocketConnection?
+        var connection: WebSocketLink?
         // Bumped whenever the machine leaves a connection or a timer behind, so late news from it is ignored.
         var connectionGeneration = 0
         var timerGeneration = 0
-        var reader: Task<Void, Never>?
         var timer: Task<Void, Never>?
         defer {
             connection?.close(code: BCSessionStateMachine.CloseCode.normal, reason: "listener stopped")
-            reader?.cancel()
             timer?.cancel()
             feed.finish()
         }
@@ -87,10 +85,9 @@ public struct ChannelListener: AsyncSequence, Sendable {
                 case .connect:
                     connectionGeneration += 1
                     let generation = connectionGeneration
-                    let opened = loop.connect(to: url, configuration: connectionSettings)
-                    connection = opened
-                    reader = Task {
-                        for await event in opened.events { feed.yield(.socket(generation: generation, event)) }
+                    // Straight from the loop's thread onto the session's queue: no task in between per frame.
+                    connection = loop.connect(to: url, configuration: connectionSettings) { event in
+                        feed.yield(.socket(generation: generation, event))
                     }
                 case .send(let text):
                     connection?.send(text)

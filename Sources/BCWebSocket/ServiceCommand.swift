@@ -3,7 +3,7 @@
 enum ServiceCommand: Sendable {
     /// Start a client connection attempt (the session exists from now on; DNS runs elsewhere).
     case openClient(id: UInt64, url: WebSocketURL, configuration: WebSocketClientConfiguration,
-                    events: AsyncStream<WebSocketEvent>.Continuation)
+                    deliver: @Sendable (WebSocketEvent) -> Void)
     /// DNS finished for a client session.
     case resolved(id: UInt64, Result<[String], WebSocketConnectFailure>)
     /// Try the session's next resolved address (the previous one refused).

@@ -186,9 +186,8 @@ final class ServiceCore: @unchecked Sendable {
             return taken
         }
         for command in leftover {
-            if case .openClient(_, _, _, let events) = command {
-                events.yield(.failed(.other("the WebSocket loop has stopped")))
-                events.finish()
+            if case .openClient(_, _, _, let deliver) = command {
+                deliver(.failed(.other("the WebSocket loop has stopped")))
             }
         }
         for waiter in startWaiters { waiter.resume(returning: startResult) }
@@ -281,15 +280,14 @@ final class ServiceCore: @unchecked Sendable {
 
     private func perform(_ command: ServiceCommand) {
         switch command {
-        case .openClient(let id, let url, let configuration, let events):
+        case .openClient(let id, let url, let configuration, let deliver):
             guard !stopping else {
-                events.yield(.failed(.other("the WebSocket loop has stopped")))
-                events.finish()
+                deliver(.failed(.other("the WebSocket loop has stopped")))
                 return
             }
             let session = ServiceSession(
                 id: id,
-                client: .init(url: url, configuration: configuration, events: events),
+                client: .init(url: url, configuration: configuration, deliver: deliver),
                 stage: .resolving,
                 maxMessageSize: configuration.maxMessageSize)
             sessions[id] = session
@@ -516,8 +514,7 @@ final class ServiceCore: @unchecked Sendable {
         session.finished = true
         retireTimer(of: session)
         sessions[session.id] = nil
-        session.client?.events.yield(.failed(failure))
-        session.client?.events.finish()
+        session.client?.deliver(.failed(failure))
     }
 
     private func finish(_ session: ServiceSession, closed reason: WebSocketCloseReason) {
@@ -527,8 +524,7 @@ final class ServiceCore: @unchecked Sendable {
         sessions[session.id] = nil
         session.wsi = nil
         if let client = session.client {
-            client.events.yield(.closed(reason))
-            client.events.finish()
+            client.deliver(.closed(reason))
         } else if case .server(_, let events) = role {
             events.yield(.disconnected(ClientID(rawValue: session.id)))
         }
@@ -617,7 +613,7 @@ final class ServiceCore: @unchecked Sendable {
         session.wsi = wsi
         session.stage = .open
         session.lastValidity = .now
-        session.client?.events.yield(.opened)
+        session.client?.deliver(.opened)
         if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
         return 0
     }
@@ -679,7 +675,7 @@ final class ServiceCore: @unchecked Sendable {
 
     private func deliver(_ session: ServiceSession, text: String) {
         if let client = session.client {
-            client.events.yield(.text(text))
+            client.deliver(.text(text))
         } else if case .server(_, let events) = role {
             events.yield(.text(ClientID(rawValue: session.id), text))
         }
@@ -687,7 +683,7 @@ final class ServiceCore: @unchecked Sendable {
 
     private func deliver(_ session: ServiceSession, binary: [UInt8]) {
         if let client = session.client {
-            client.events.yield(.binary(binary))
+            client.deliver(.binary(binary))
         } else if case .server(_, let events) = role {
             events.yield(.binary(ClientID(rawValue: session.id), binary))
         }

@@ -20,7 +20,8 @@ final class ServiceSession {
     struct ClientSide {
         let url: WebSocketURL
         let configuration: WebSocketClientConfiguration
-        let events: AsyncStream<WebSocketEvent>.Continuation
+        /// Called on the service thread with each event; `.closed` or `.failed` is the last.
+        let deliver: @Sendable (WebSocketEvent) -> Void
         var addresses: [String] = []
         var nextAddress = 0
     }

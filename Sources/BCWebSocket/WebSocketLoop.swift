@@ -3,9 +3,9 @@
 ///
 /// lws is single-threaded: every lws call except `lws_cancel_service` happens on the loop's own
 /// thread. Other threads (and tasks) talk to it through a locked command queue and
-/// `lws_cancel_service`; results come back through each connection's `AsyncStream`. The context is
+/// `lws_cancel_service`; results come back through each connection's `AsyncStream` (or handler). The context is
 /// destroyed on that thread, outside any callback, by `shutdown()` or when the last reference to
-/// the loop (each `WebSocketConnection` holds one) goes away.
+/// the loop (each `WebSocketLink` holds one) goes away.
 public final class WebSocketLoop: Sendable {
     let core: ServiceCore
 
@@ -32,16 +32,42 @@ public final class WebSocketLoop: Sendable {
             // Also runs after we finish the stream ourselves; the session is gone by then.
             core?.submit(.consumerGone(id: id))
         }
-        let accepted = core.submit(.openClient(id: id, url: url, configuration: configuration, events: continuation))
+        let link = open(id: id, url: url, configuration: configuration) { event in
+            continuation.yield(event)
+            switch event {
+            case .closed, .failed: continuation.finish()
+            case .opened, .text, .binary: break
+            }
+        }
+        return WebSocketConnection(link: link, events: events)
+    }
+
+    /// Starts one connection attempt whose events are handed to `onEvent` on the loop's own thread, in
+    /// order: `.opened`, messages, then `.closed`; or just `.failed`. Nothing comes after the last one.
+    ///
+    /// This spares a task switch per message over `connect(to:configuration:)`, for a consumer that
+    /// already has a queue of its own to put events on. `onEvent` must return quickly and never block:
+    /// the thread serves every connection of the loop. Dropping the link does not close the connection;
+    /// call `close` for that.
+    public func connect(
+        to url: WebSocketURL,
+        configuration: WebSocketClientConfiguration = .init(),
+        onEvent: @escaping @Sendable (WebSocketEvent) -> Void
+    ) -> WebSocketLink {
+        open(id: core.makeID(), url: url, configuration: configuration, deliver: onEvent)
+    }
+
+    private func open(id: UInt64, url: WebSocketURL, configuration: WebSocketClientConfiguration,
+                      deliver: @escaping @Sendable (WebSocketEvent) -> Void) -> WebSocketLink {
+        let accepted = core.submit(.openClient(id: id, url: url, configuration: configuration, deliver: deliver))
         if accepted {
             AddressResolver.resolve(host: url.host) { [weak core] result in
                 core?.submit(.resolved(id: id, result))
             }
         } else {
-            continuation.yield(.failed(.other("the WebSocket loop has stopped")))
-            continuation.finish()
+            deliver(.failed(.other("the WebSocket loop has stopped")))
         }
-        return WebSocketConnection(id: id, url: url, events: events, loop: self)
+        return WebSocketLink(id: id, url: url, loop: self)
     }
 
     /// Closes every connection (1001, going away), destroys the context and ends the thread.

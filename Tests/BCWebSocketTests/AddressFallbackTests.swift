@@ -10,10 +10,10 @@ struct AddressFallbackTests {
     private func attempt(_ loop: WebSocketLoop, port: Int, addresses: [String]) throws -> Inbox<WebSocketEvent> {
         let url = try #require(WebSocketURL(string: "ws://localhost:\(port)/"))
         let id = loop.core.makeID()
-        let (events, continuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
-        loop.core.submit(.openClient(id: id, url: url, configuration: .init(), events: continuation))
+        let events = Inbox<WebSocketEvent>()
+        loop.core.submit(.openClient(id: id, url: url, configuration: .init(), deliver: { events.push($0) }))
         loop.core.submit(.resolved(id: id, .success(addresses)))
-        return Inbox(events)
+        return events
     }
 
     @Test("a refused address is followed by the next one")

@@ -82,6 +82,41 @@ struct ServerTests {
         await server.stop()
     }
 
+    @Test("a handler connection gets every message of a burst in order, then the close, and nothing after")
+    func handlerConnectionBurst() async throws {
+        let server = try await WebSocketServer()
+        let serverEvents = Inbox(server.events)
+        let loop = WebSocketLoop(name: "BCWebSocketTests.handler")
+        let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
+        let received = Inbox<WebSocketEvent>()
+        let link = loop.connect(to: url) { event in received.push(event) }
+
+        #expect(try await received.next() == .opened)
+        guard case .connected(let client) = try await serverEvents.next() else {
+            Issue.record("expected .connected")
+            return
+        }
+        link.send("ready")
+        #expect(try await serverEvents.next() == .text(client, "ready"))
+        // A burst far larger than the socket buffers: its tail must come without any later traffic.
+        let burst = (0..<5_000).map { "message \($0) " + String(repeating: "x", count: $0 % 300) }
+        for text in burst { server.send(text, to: client) }
+        server.close(client, code: 4002, reason: "burst sent")
+        for (index, text) in burst.enumerated() {
+            let event = try await received.next(within: .seconds(10), "message \(index) of the burst")
+            guard event == .text(text) else {
+                Issue.record("message \(index): expected the burst's text, got \(String(describing: event))")
+                return
+            }
+        }
+        #expect(try await received.next() == .closed(.init(
+            code: 4002, text: "burst sent", initiatedLocally: false, cause: .peerClosed)))
+        await loop.shutdown()
+        await server.stop()
+        received.finish()
+        #expect(try await received.next() == nil)
+    }
+
     @Test("a stalled client answers no pings, so our client drops it for silence")
     func stallFault() async throws {
         let server = try await WebSocketServer()
