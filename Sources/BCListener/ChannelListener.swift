@@ -49,7 +49,8 @@ public struct ChannelListener: AsyncSequence, Sendable {
 
     /// What the session loop reacts to: news from the connection it opened last, or its timer.
     private enum Input: Sendable {
-        case socket(generation: Int, WebSocketEvent)
+        /// `at`: when the loop's thread handed the event over, the frame's time of arrival.
+        case socket(generation: Int, WebSocketEvent, at: Date)
         case timer(generation: Int)
     }
 
@@ -87,7 +88,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     let generation = connectionGeneration
                     // Straight from the loop's thread onto the session's queue: no task in between per frame.
                     connection = loop.connect(to: url, configuration: connectionSettings) { event in
-                        feed.yield(.socket(generation: generation, event))
+                        feed.yield(.socket(generation: generation, event, at: Date()))
                     }
                 case .send(let text):
                     connection?.send(text)
@@ -124,17 +125,16 @@ public struct ChannelListener: AsyncSequence, Sendable {
             case .timer(let generation):
                 guard generation == timerGeneration else { continue }
                 event = .timerFired
-            case .socket(let generation, let socketEvent):
+            case .socket(let generation, let socketEvent, let receivedAt):
                 guard generation == connectionGeneration else { continue }
                 switch socketEvent {
                 case .opened:
                     event = .connectionOpened
                 case .text(let text):
-                    let receivedAt = Date()
                     record(text, at: receivedAt, output: output)
                     event = .frameReceived(text, receivedAt: receivedAt)
                 case .binary(let bytes):
-                    record(String(decoding: bytes, as: UTF8.self), at: Date(), output: output)
+                    record(String(decoding: bytes, as: UTF8.self), at: receivedAt, output: output)
                     output.yield(.undecodable(nil, raw: String(decoding: bytes, as: UTF8.self),
                                               reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"))
                     continue
