@@ -29,13 +29,13 @@ struct BenchCommand: AsyncParsableCommand {
 
             --end-to-end measures the whole path instead: a replay server and a listener in this process, over \
             loopback, the server sending the fixtures round and round as fast as the listener decodes them \
-            (at most 2,000 in flight). It prints messages/s, MB/s, CPU time per message over all threads, the \
+            (--in-flight, 2,000 by default). It prints messages/s, MB/s, CPU time per message over all threads, the \
             latency from frame received to value delivered (p50, p99, max), and the resident memory at every \
             tenth of the run, which should stay flat. A run where delivery stops for 5 s reports how many \
             messages arrived of those sent and exits 1. Use both cores (no taskset): the server, the two \
             WebSocket threads and the listener run side by side.
               .build/release/bcstream bench --end-to-end        # a million messages
-              .build/release/bcstream bench --end-to-end --messages 100000
+              .build/release/bcstream bench --end-to-end --messages 100000 --in-flight 20   # latency
             """
     )
 
@@ -68,6 +68,8 @@ struct BenchCommand: AsyncParsableCommand {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
         guard count > 0 else { throw ValidationError("--count must be positive") }
+        guard messages > 0 else { throw ValidationError("--messages must be positive") }
+        guard inFlight > 0 else { throw ValidationError("--in-flight must be at least 1") }
     }
 
     @Flag(help: "Measure end to end instead: replay to a listener over loopback, every frame decoded (described above).")
@@ -75,6 +77,12 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "With --end-to-end: how many messages to send.")
     var messages = 1_000_000
+
+    @Option(help: """
+        With --end-to-end: how many messages may be sent and not yet decoded. Many keep the pipe full (the \
+        throughput); few show the latency of the path itself, since a frame waits behind those in flight.
+        """)
+    var inFlight = 2_000
 
     func run() async throws {
         if endToEnd {
@@ -85,7 +93,7 @@ struct BenchCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
-            try await EndToEndBench(messages: messages, items: items).run()
+            try await EndToEndBench(messages: messages, items: items, inFlight: inFlight).run()
         } else {
             try runDecoding()
         }

@@ -15,8 +15,12 @@ struct EndToEndBench {
     /// The fixtures sent, over and over.
     let items: [ReplayItem]
     /// How many messages may be in flight (sent, not yet delivered): the replay's backpressure, so the
-    /// server's queue, and memory, stay bounded however fast it could send.
-    let window = 2_000
+    /// server's queue, and memory, stay bounded however fast it could send. At full speed a frame waits
+    /// behind the ones in flight, so this also sets the latency: fewer in flight, lower latency.
+    let inFlight: Int
+
+    /// The server is given this many messages at a time, and told of deliveries this often.
+    private var batch: Int { max(1, inFlight / 4) }
 
     func run() async throws {
         guard !items.isEmpty else { throw BenchFailure("no fixtures to send") }
@@ -81,7 +85,7 @@ struct EndToEndBench {
                 bytes += raw.utf8.count
                 delivered += 1
                 counters.delivered.store(delivered, ordering: .relaxed)
-                if delivered % 500 == 0 { reportProgress.yield(delivered) }
+                if delivered % batch == 0 { reportProgress.yield(delivered) }
                 if checkpoints.contains(delivered) {
                     memory.append((delivered, ProcessMemory.residentMiB()))
                     FileHandle.standardError.write(Data("\(delivered) messages…\n".utf8))
@@ -107,7 +111,8 @@ struct EndToEndBench {
         drain.cancel()
 
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("end to end over loopback: replay → WebSocket → listener → decoded value, \(delivered) messages")
+        print("end to end over loopback: replay → WebSocket → listener → decoded value, \(delivered) messages, "
+            + "at most \(inFlight) in flight")
         print("  messages/s      \(Int(Double(delivered) / seconds))")
         print("  MB/s            \(String(format: "%.1f", Double(bytes) / seconds / 1e6))")
         // Server, listener and decoding share this process, so this is the whole path's cost per message.
@@ -125,14 +130,14 @@ struct EndToEndBench {
         }
     }
 
-    /// Sends the fixtures round and round, keeping at most `window` messages ahead of what was delivered.
+    /// Sends the fixtures round and round, keeping at most `inFlight` messages ahead of what was delivered.
     private func feed(_ server: ReplayServer, progress: AsyncStream<Int>, counters: BenchCounters) async {
         var sent = 0
         var delivered = 0
         var progressIterator = progress.makeAsyncIterator()
         var next = 0
         while sent < messages, !Task.isCancelled {
-            let batch = min(500, messages - sent)
+            let batch = min(self.batch, messages - sent)
             var chunk: [ReplayItem] = []
             chunk.reserveCapacity(batch)
             for _ in 0..<batch {
@@ -142,7 +147,8 @@ struct EndToEndBench {
             await server.push(chunk)
             sent += batch
             counters.sent.store(sent, ordering: .relaxed)
-            while sent - delivered > window, !Task.isCancelled {
+            // Room for the next batch before pushing it.
+            while sent - delivered > inFlight - self.batch, !Task.isCancelled {
                 guard let count = await progressIterator.next() else { return }
                 delivered = count
             }
