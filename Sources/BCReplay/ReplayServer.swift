@@ -62,6 +62,13 @@ public actor ReplayServer {
         }
     }
 
+    /// Returns once channel `key` has a subscriber that reads (at once if it has one), or the server stops. A
+    /// client's `SUB` reaches the server some time after the client sent it; `push` before then reaches nobody.
+    public func waitForSubscriber(to key: String) async {
+        if hasSubscribers(key) { return }
+        await withCheckedContinuation { subscriberWaiters[key, default: []].append($0) }
+    }
+
     /// Returns once a channel has played its whole schedule (never, with `loop`).
     public func waitUntilAChannelFinished() async {
         if !finishedChannels.isEmpty { return }
@@ -174,7 +181,7 @@ public actor ReplayServer {
             try? await Task.sleep(for: step.delay)
             if Task.isCancelled { return }
             if !hasSubscribers(key) {
-                await withCheckedContinuation { subscriberWaiters[key, default: []].append($0) }
+                await waitForSubscriber(to: key)
                 if Task.isCancelled { return }
             }
             send(step.item, on: key)

@@ -25,15 +25,7 @@ struct EndToEndBench {
     func run() async throws {
         guard !items.isEmpty else { throw BenchFailure("no fixtures to send") }
         let server = try await ReplayServer(schedule: nil)
-        // The listener reports `subscribed` once its SUB is sent; the server may not have read it yet, and a
-        // push before then reaches nobody. So the feeder starts when the server says the client subscribed.
-        let (serverSubscribed, reportSubscribed) = AsyncStream.makeStream(of: Void.self)
-        let drain = Task {
-            for await activity in server.activity {
-                if case .subscribed = activity { reportSubscribed.yield() }
-            }
-            reportSubscribed.finish()
-        }
+        let drain = Task { for await _ in server.activity {} }
         let loop = WebSocketLoop(name: "bcstream.bench")
         guard let url = URL(string: "ws://\(server.host):\(server.port)/") else { throw BenchFailure("bad URL") }
         var configuration = BCListenerConfiguration(key: "bench:e2e", url: url)
@@ -50,9 +42,9 @@ struct EndToEndBench {
         var memory: [(messages: Int, residentMiB: Double)] = []
         let checkpoints = Set((1...10).map { messages * $0 / 10 })
         let counters = BenchCounters()
-        let feeder = Task {
-            var subscriptions = serverSubscribed.makeAsyncIterator()
-            guard await subscriptions.next() != nil else { return }
+        let feeder = Task { [key = configuration.key] in
+            // The listener reports `subscribed` once its SUB is sent; the server may not have read it yet.
+            await server.waitForSubscriber(to: key)
             await feed(server, progress: progress, counters: counters)
         }
         // A run that stops moving is reported and ended, not left hanging.

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct BenchCommandTests {
     /// `bench --end-to-end` replays to a listener over loopback until every message sent has been decoded; a
-    /// message lost on the way (say, a burst's tail held back by the server) makes its watchdog exit 1.
+    /// message lost on the way (say, pushed before the server had the subscription) makes its watchdog exit 1.
     @Test(.timeLimit(.minutes(1)))
     func endToEndDeliversEveryMessageAndReportsFigures() throws {
         let result = try BCStreamProcess.run(["bench", "--end-to-end", "--messages", "3000"])
