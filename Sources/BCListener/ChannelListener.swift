@@ -134,8 +134,9 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     record(text, at: receivedAt, output: output)
                     event = .frameReceived(text, receivedAt: receivedAt)
                 case .binary(let bytes):
-                    record(String(decoding: bytes, as: UTF8.self), at: receivedAt, output: output)
-                    output.yield(.undecodable(nil, raw: String(decoding: bytes, as: UTF8.self),
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    record(text, at: receivedAt, output: output)
+                    output.yield(.undecodable(nil, raw: text,
                                               reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"))
                     continue
                 case .closed(let reason):

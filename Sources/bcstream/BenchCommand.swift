@@ -35,7 +35,7 @@ struct BenchCommand: AsyncParsableCommand {
             messages arrived of those sent and exits 1. Use both cores (no taskset): the server, the two \
             WebSocket threads and the listener run side by side.
               .build/release/bcstream bench --end-to-end        # a million messages
-              .build/release/bcstream bench --end-to-end --messages 100000 --in-flight 20   # latency
+              .build/release/bcstream bench --end-to-end --messages 100000 --in-flight 1   # the path's latency
             """
     )
 
