@@ -30,6 +30,11 @@ public struct BCListenerConfiguration: Hashable, Sendable {
     public var stopOnLiveEnd: Bool
     /// How `MSG` JSON is decoded: `.lenient` in production, `.strict` to audit the model against the wire.
     public var decodingMode: BCMessageDecoder.Mode
+    /// Flow control: how many received messages may wait for the consumer before the listener stops reading
+    /// the socket (TCP then pushes back on the server); reading resumes when half of them are taken.
+    public var maxHeldMessages: Int
+    /// Flow control: how many bytes of received frames may wait for the consumer, likewise.
+    public var maxHeldBytes: Int
 
     public init(
         key: String,
@@ -40,7 +45,9 @@ public struct BCListenerConfiguration: Hashable, Sendable {
         maxAttempts: Int? = nil,
         stableAfter: Duration = .seconds(10),
         stopOnLiveEnd: Bool = true,
-        decodingMode: BCMessageDecoder.Mode = .lenient
+        decodingMode: BCMessageDecoder.Mode = .lenient,
+        maxHeldMessages: Int = 1_024,
+        maxHeldBytes: Int = 4 << 20
     ) {
         self.key = key
         self.url = url
@@ -51,6 +58,8 @@ public struct BCListenerConfiguration: Hashable, Sendable {
         self.stableAfter = stableAfter
         self.stopOnLiveEnd = stopOnLiveEnd
         self.decodingMode = decodingMode
+        self.maxHeldMessages = maxHeldMessages
+        self.maxHeldBytes = maxHeldBytes
     }
 
     /// The server's host name for messages to a person (`online.mirrativ.com`), the whole URL when it has none.

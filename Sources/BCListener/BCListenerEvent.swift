@@ -24,6 +24,10 @@ public enum BCListenerEvent: Hashable, Sendable, CustomStringConvertible {
     /// A received frame could not be written to the recording (disk full, file removed); it was still
     /// decoded and reported. The session goes on.
     case recordingFailed(String)
+    /// Reading the socket paused (`true`) because the consumer holds `maxHeldMessages` or `maxHeldBytes` not yet
+    /// taken, so TCP pushes back on the server; or resumed (`false`) once it caught up. Lag, not loss: nothing is
+    /// dropped, and the keepalive does not count the wait against the server.
+    case readingPaused(Bool)
     /// The open connection was lost, or closed by the listener because the link was dead.
     case disconnected(BCTransportFailure)
     /// Connection attempt `attempt` will be made after `delay`, because of `reason`. Attempts are counted
@@ -51,6 +55,9 @@ public enum BCListenerEvent: Hashable, Sendable, CustomStringConvertible {
             return text.isEmpty ? "the server sent ERR without details" : "the server sent ERR: \(text.excerpt)"
         case .recordingFailed(let problem):
             return "could not record a frame: \(problem)"
+        case .readingPaused(let paused):
+            return paused ? "reading paused: the consumer is behind; the server waits"
+                : "reading resumed: the consumer caught up"
         case .disconnected(let reason):
             return "lost the connection to \(host): \(reason)"
         case .reconnecting(let attempt, let delay, let reason):

@@ -36,6 +36,9 @@ public struct BCSessionStateMachine: Sendable {
         case connectionClosed(BCTransportFailure)
         /// The timer set by the last `setTimer(at:)` fired.
         case timerFired
+        /// The transport stopped (`true`) or resumed reading because the consumer is behind: while paused, an
+        /// `ACK` may be waiting unread, so a missing one does not count.
+        case readingPaused(Bool)
         /// The owner wants the session to stop.
         case cancel
     }
@@ -86,6 +89,7 @@ public struct BCSessionStateMachine: Sendable {
     public let configuration: BCListenerConfiguration
     private let decoder: BCMessageDecoder
     private var state: State = .idle
+    private var readingPaused = false
     private var generator: any RandomNumberGenerator & Sendable
 
     /// - Parameter generator: the source of the back-off jitter; inject a seeded or fixed one in tests.
@@ -107,6 +111,9 @@ public struct BCSessionStateMachine: Sendable {
         switch (state, event) {
         case (.finished, _):
             return []
+
+        case (_, .readingPaused(let paused)):
+            return pause(paused, now: now)
 
         case (.idle, .start):
             return connect(attempt: 1, now: now)
@@ -169,10 +176,29 @@ public struct BCSessionStateMachine: Sendable {
         return [.connect(attempt: attempt), .setTimer(at: deadline)]
     }
 
+    /// Reading paused or resumed. A `PING` sent before or during the pause gets a whole interval from the moment
+    /// reading resumes, since its `ACK` may have been waiting unread.
+    private mutating func pause(_ paused: Bool, now: Duration) -> [Action] {
+        guard paused != readingPaused else { return [] }
+        readingPaused = paused
+        guard !paused, case .open(var connection) = state, connection.awaitingAck else {
+            return [.emit(.readingPaused(paused))]
+        }
+        connection.nextPingAt = max(connection.nextPingAt, now + configuration.pingInterval)
+        state = .open(connection)
+        return [.emit(.readingPaused(paused)), .setTimer(at: connection.nextPingAt)]
+    }
+
     /// The app's liveness rule: every `pingInterval` a `PING`; if the previous one has had no `ACK` when the
-    /// next is due, the link is dead.
+    /// next is due, the link is dead (unless reading is paused: then the `ACK` may be waiting unread).
     private mutating func keepAlive(_ connection: Connection, now: Duration) -> [Action] {
         guard now >= connection.nextPingAt else { return [.setTimer(at: connection.nextPingAt)] }
+        if connection.awaitingAck, readingPaused {
+            var connection = connection
+            connection.nextPingAt = now + configuration.pingInterval
+            state = .open(connection)
+            return [.setTimer(at: connection.nextPingAt)]
+        }
         if connection.awaitingAck {
             return [.close(code: CloseCode.goingAway, reason: "no ACK to PING"), .emit(.disconnected(.pingTimeout))]
                 + retryOrStop(after: .pingTimeout, attempt: connection.attempt, openedAt: connection.openedAt,

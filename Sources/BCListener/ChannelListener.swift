@@ -17,6 +17,10 @@ import Foundation
 /// them on a libwebsockets connection. Each iteration runs its own session; several listeners can share one
 /// `WebSocketLoop` to follow several channels in one process. Cancelling the consuming task closes the
 /// connection and ends the session at once.
+///
+/// Memory stays bounded whatever the server's pace: at most `maxHeldMessages` messages (or `maxHeldBytes`) wait
+/// for the consumer; past that the listener stops reading the socket until the consumer catches up
+/// (`.readingPaused`), so a slow consumer shows as lag, never as growth.
 public struct ChannelListener: AsyncSequence, Sendable {
     public typealias Element = BCListenerEvent
 
@@ -37,24 +41,50 @@ public struct ChannelListener: AsyncSequence, Sendable {
         self.loop = loop
     }
 
-    public func makeAsyncIterator() -> AsyncStream<BCListenerEvent>.Iterator {
-        let (events, continuation) = AsyncStream.makeStream(of: BCListenerEvent.self)
+    public func makeAsyncIterator() -> Iterator {
+        let (deliveries, continuation) = AsyncStream.makeStream(of: Delivery.self)
+        let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+        let window = ReceiveWindow(maxMessages: configuration.maxHeldMessages, maxBytes: configuration.maxHeldBytes) {
+            feed.yield(.readingPaused($0))
+        }
         let session = Task { [self] in
-            await run(reportingTo: continuation)
+            await run(inputs: inputs, feed: feed, window: window, reportingTo: continuation)
             continuation.finish()
         }
         continuation.onTermination = { _ in session.cancel() }
-        return events.makeAsyncIterator()
+        return Iterator(deliveries: deliveries.makeAsyncIterator(), window: window)
+    }
+
+    /// Hands out the session's events, and gives each frame's room back to the flow control once the consumer
+    /// has taken what it produced.
+    public struct Iterator: AsyncIteratorProtocol {
+        var deliveries: AsyncStream<Delivery>.Iterator
+        let window: ReceiveWindow
+
+        public mutating func next() async -> BCListenerEvent? {
+            guard let delivery = await deliveries.next() else { return nil }
+            if let bytes = delivery.releases { window.release(bytes: bytes) }
+            return delivery.event
+        }
+    }
+
+    /// An event, and the frame whose room it gives back when taken (the last event a frame produced).
+    struct Delivery: Sendable {
+        var event: BCListenerEvent
+        var releases: Int?
     }
 
     /// What the session loop reacts to: news from the connection it opened last, or its timer.
-    private enum Input: Sendable {
+    enum Input: Sendable {
         /// `at`: when the loop's thread handed the event over, the frame's time of arrival.
         case socket(generation: Int, WebSocketEvent, at: Date)
         case timer(generation: Int)
+        case readingPaused(Bool)
     }
 
-    private func run(reportingTo output: AsyncStream<BCListenerEvent>.Continuation) async {
+    private func run(inputs: AsyncStream<Input>, feed: AsyncStream<Input>.Continuation, window: ReceiveWindow,
+                     reportingTo deliveries: AsyncStream<Delivery>.Continuation) async {
+        let output = EventOutput(deliveries: deliveries)
         guard let url = WebSocketURL(string: configuration.url.absoluteString) else {
             output.yield(.failed(.rejected(.other("not a ws:// or wss:// URL: \(configuration.url.absoluteString)"))))
             return
@@ -67,7 +97,6 @@ public struct ChannelListener: AsyncSequence, Sendable {
         var machine = BCSessionStateMachine(configuration: configuration)
         let clock = ContinuousClock()
         let origin = clock.now
-        let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
         var connection: WebSocketLink?
         // Bumped whenever the machine leaves a connection or a timer behind, so late news from it is ignored.
         var connectionGeneration = 0
@@ -79,15 +108,20 @@ public struct ChannelListener: AsyncSequence, Sendable {
             feed.finish()
         }
 
-        /// Performs the machine's actions in order; false once the session is over.
-        func perform(_ actions: [BCSessionStateMachine.Action]) -> Bool {
-            for action in actions {
+        /// Performs the machine's actions in order; false once the session is over. `releasing`: the size of the
+        /// frame the actions answer, whose room the last emitted event gives back (at once if none is emitted).
+        func perform(_ actions: [BCSessionStateMachine.Action], releasing frameBytes: Int? = nil) -> Bool {
+            let lastEmit = frameBytes == nil ? nil : actions.lastIndex {
+                if case .emit = $0 { true } else { false }
+            }
+            if let frameBytes, lastEmit == nil { window.release(bytes: frameBytes) }
+            for (index, action) in actions.enumerated() {
                 switch action {
                 case .connect:
                     connectionGeneration += 1
                     let generation = connectionGeneration
                     // Straight from the loop's thread onto the session's queue: no task in between per frame.
-                    connection = loop.connect(to: url, configuration: connectionSettings) { event in
+                    connection = loop.connect(to: url, configuration: connectionSettings, window: window) { event in
                         feed.yield(.socket(generation: generation, event, at: Date()))
                     }
                 case .send(let text):
@@ -108,7 +142,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     timer?.cancel()
                     timerGeneration += 1
                 case .emit(let event):
-                    output.yield(event)
+                    output.yield(event, releasing: index == lastEmit ? frameBytes : nil)
                 case .finish:
                     connection = nil
                     return false
@@ -121,23 +155,45 @@ public struct ChannelListener: AsyncSequence, Sendable {
         for await input in inputs {
             let now = clock.now - origin
             let event: BCSessionStateMachine.Event
+            var frameBytes: Int?
             switch input {
             case .timer(let generation):
                 guard generation == timerGeneration else { continue }
                 event = .timerFired
+            case .readingPaused(let paused):
+                event = .readingPaused(paused)
             case .socket(let generation, let socketEvent, let receivedAt):
-                guard generation == connectionGeneration else { continue }
+                // Every frame is recorded, even one from a connection the session has left.
+                switch socketEvent {
+                case .text(let text):
+                    record(RecordedFrame(time: receivedAt, key: configuration.key, text: text), output: output)
+                    frameBytes = text.utf8.count
+                case .binary(let bytes):
+                    record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true),
+                           output: output)
+                    frameBytes = bytes.count
+                case .refused(let refused):
+                    record(RecordedFrame(refused, at: receivedAt, key: configuration.key), output: output)
+                case .opened, .closed, .failed:
+                    break
+                }
+                guard generation == connectionGeneration else {
+                    if let frameBytes { window.release(bytes: frameBytes) }
+                    continue
+                }
                 switch socketEvent {
                 case .opened:
                     event = .connectionOpened
                 case .text(let text):
-                    record(text, at: receivedAt, output: output)
                     event = .frameReceived(text, receivedAt: receivedAt)
                 case .binary(let bytes):
                     let text = String(decoding: bytes, as: UTF8.self)
-                    record(text, at: receivedAt, output: output)
                     output.yield(.undecodable(nil, raw: text,
-                                              reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"))
+                                              reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"),
+                                 releasing: bytes.count)
+                    continue
+                case .refused:
+                    // Reported by the close that follows (1009 or 1007); the recording has the frame.
                     continue
                 case .closed(let reason):
                     connection = nil
@@ -147,19 +203,40 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     event = .connectFailed(BCTransportFailure(failure))
                 }
             }
-            guard perform(machine.handle(event, at: now)) else { return }
+            guard perform(machine.handle(event, at: now), releasing: frameBytes) else { return }
         }
         // The consumer went away (the stream was cancelled): leave the server politely.
         _ = perform(machine.handle(.cancel, at: clock.now - origin))
     }
 
-    private func record(_ text: String, at time: Date, output: AsyncStream<BCListenerEvent>.Continuation) {
+    private func record(_ frame: RecordedFrame, output: EventOutput) {
         guard let recorder else { return }
         do {
-            try recorder.record(RecordedFrame(time: time, key: configuration.key, text: text))
+            try recorder.record(frame)
         } catch {
             output.yield(.recordingFailed("\(recorder.path): \(error)"))
         }
+    }
+}
+
+/// The session's side of the consumer's stream.
+private struct EventOutput {
+    let deliveries: AsyncStream<ChannelListener.Delivery>.Continuation
+
+    func yield(_ event: BCListenerEvent, releasing bytes: Int? = nil) {
+        deliveries.yield(ChannelListener.Delivery(event: event, releases: bytes))
+    }
+}
+
+extension RecordedFrame {
+    /// A message the connection refused: its bytes (the start of it, when too big), and why.
+    init(_ refused: RefusedMessage, at time: Date, key: String) {
+        let reason = switch refused.reason {
+        case .tooBig(let limit): "larger than \(limit) bytes (closed with 1009)"
+        case .invalidUTF8: "a text frame that is not UTF-8 (closed with 1007)"
+        }
+        self.init(time: time, key: key, content: .bytes(refused.prefix), binary: refused.binary, refused: reason,
+                  size: refused.truncated ? refused.size : nil)
     }
 }
 

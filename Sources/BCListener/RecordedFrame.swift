@@ -4,27 +4,69 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One frame as received, the unit of a recording: one NDJSON line
-/// `{"time":"2026-11-22T02:30:11.123Z","key":"118f91f:UdoBre1M","text":"MSG\t118f91f:UdoBre1M\t{…}"}`.
+/// One frame as received, the unit of a recording: one NDJSON line.
 ///
-/// `text` is the frame exactly as it arrived (ACK, ERR and frames that do not decode included), so a replay
-/// sends the same bytes; `time` is when it was received, with milliseconds, so a replay keeps the pace.
+/// ```
+/// {"key":"118f91f:UdoBre1M","text":"MSG\t118f91f:UdoBre1M\t{…}","time":"2026-11-22T02:30:11.123Z"}
+/// {"binary":true,"bytes":"AAEC","key":"…","time":"…"}
+/// {"bytes":"TVNH…","key":"…","refused":"larger than 1048576 bytes","size":2000000,"time":"…","truncated":true}
+/// ```
+///
+/// A text frame keeps its exact text (ACK, ERR and frames that do not decode included), so a replay sends the
+/// same bytes. Anything else keeps its bytes, in base64: a binary frame (`binary`), a text frame that is not
+/// UTF-8, and a message the listener refused (`refused`, the reason), of which a message too big keeps its
+/// first 64 KiB (`truncated`, with the `size` that arrived). `time` is when it was received, with
+/// milliseconds, so a replay keeps the pace.
 public struct RecordedFrame: Hashable, Sendable, Codable {
+    /// What the frame carried.
+    public enum Content: Hashable, Sendable {
+        /// A whole text frame.
+        case text(String)
+        /// Bytes that are not a whole UTF-8 text frame.
+        case bytes([UInt8])
+    }
+
     /// When the frame was received.
     public var time: Date
     /// The channel key the session was subscribed to.
     public var key: String
-    /// The frame's exact text.
-    public var text: String
+    /// The frame's text or bytes.
+    public var content: Content
+    /// The frame was a binary frame.
+    public var binary: Bool
+    /// Why the listener refused the message and closed the connection, if it did.
+    public var refused: String?
+    /// The message's size as far as it arrived, when `content` holds only its start.
+    public var size: Int?
 
+    /// A text frame.
     public init(time: Date, key: String, text: String) {
-        self.time = time
-        self.key = key
-        self.text = text
+        self.init(time: time, key: key, content: .text(text))
     }
 
+    public init(time: Date, key: String, content: Content, binary: Bool = false, refused: String? = nil,
+                size: Int? = nil) {
+        self.time = time
+        self.key = key
+        self.content = content
+        self.binary = binary
+        self.refused = refused
+        self.size = size
+    }
+
+    /// The frame's text; bytes that are not UTF-8 are shown with replacement characters.
+    public var text: String {
+        switch content {
+        case .text(let text): text
+        case .bytes(let bytes): String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// True when only the start of the message was kept.
+    public var truncated: Bool { size != nil }
+
     enum CodingKeys: String, CodingKey {
-        case time, key, text
+        case time, key, text, bytes, binary, refused, size, truncated
     }
 
     private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
@@ -39,14 +81,34 @@ public struct RecordedFrame: Hashable, Sendable, Codable {
         }
         self.time = time
         key = try container.decode(String.self, forKey: .key)
-        text = try container.decode(String.self, forKey: .text)
+        if let base64 = try container.decodeIfPresent(String.self, forKey: .bytes) {
+            guard let data = Data(base64Encoded: base64) else {
+                throw DecodingError.dataCorruptedError(forKey: .bytes, in: container,
+                                                       debugDescription: "Expected base64 bytes.")
+            }
+            content = .bytes(Array(data))
+        } else {
+            content = .text(try container.decode(String.self, forKey: .text))
+        }
+        binary = try container.decodeIfPresent(Bool.self, forKey: .binary) ?? false
+        refused = try container.decodeIfPresent(String.self, forKey: .refused)
+        size = try container.decodeIfPresent(Int.self, forKey: .size)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(time.formatted(Self.timeFormat), forKey: .time)
         try container.encode(key, forKey: .key)
-        try container.encode(text, forKey: .text)
+        switch content {
+        case .text(let text): try container.encode(text, forKey: .text)
+        case .bytes(let bytes): try container.encode(Data(bytes).base64EncodedString(), forKey: .bytes)
+        }
+        if binary { try container.encode(true, forKey: .binary) }
+        try container.encodeIfPresent(refused, forKey: .refused)
+        if let size {
+            try container.encode(size, forKey: .size)
+            try container.encode(true, forKey: .truncated)
+        }
     }
 
     /// The frame as one NDJSON line, without the newline.

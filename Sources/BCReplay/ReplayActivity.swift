@@ -14,6 +14,10 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
     case unknownCommand(ClientID, String)
     /// A channel's playback reached its end.
     case finished(key: String)
+    /// A client broke a limit and was closed: what it did, and what the server did about it.
+    case refused(ClientID, String)
+    /// A channel had no subscriber for the whole grace period and was forgotten.
+    case released(key: String)
 
     public var description: String {
         switch self {
@@ -25,6 +29,8 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
         case .fault(let client, let what): "fault on \(client): \(what)"
         case .unknownCommand(let client, let text): "\(client) sent something that is not bcsvr: \(text.prefix(60))"
         case .finished(let key): "played everything on \(key)"
+        case .refused(let client, let what): "closed \(client): \(what)"
+        case .released(let key): "forgot \(key): no subscriber came back"
         }
     }
 }

@@ -9,6 +9,11 @@ import BCWebSocket
 /// receives the same frames, byte for byte as stored. When a channel has no subscriber left (a drop, a
 /// stall), its playback waits, and resumes for the next subscriber where it stopped: nothing lost, nothing
 /// sent twice. `push` sends items to every subscriber at once, for the interactive prompt.
+///
+/// Memory stays bounded whatever clients do (`ReplayLimits`): a channel's playback goes no faster than its
+/// subscribers read (a subscriber that stops reading for `stalledSubscriberTimeout` is closed), a client's send
+/// queue is capped, keys per connection and channels are capped, and a channel nobody has come back to within
+/// `resumeGrace` is forgotten.
 public actor ReplayServer {
     /// The address listened on.
     public nonisolated let host: String
@@ -20,17 +25,27 @@ public actor ReplayServer {
     private let server: WebSocketServer
     private let schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?
     private let faults: ReplayFaults
+    /// What the server tolerates from clients.
+    public nonisolated let limits: ReplayLimits
     private let report: AsyncStream<ReplayActivity>.Continuation
 
     private struct Subscriber {
         var key: String?
         var sent = 0
         var stalled = false
+        /// Every key this connection subscribed to, capped by `maxKeysPerConnection`.
+        var keys: Set<String> = []
+        /// Since when its send queue is over the high-water mark, if it is.
+        var fullSince: ContinuousClock.Instant?
     }
 
     private var clients: [ClientID: Subscriber] = [:]
     private var playbacks: [String: Task<Void, Never>] = [:]
-    private var finishedChannels: Set<String> = []
+    /// Channels without subscribers, each with the task that forgets it when the grace period ends.
+    private var releases: [String: Task<Void, Never>] = [:]
+    private var aChannelFinished = false
+    /// Playbacks waiting for their subscribers to read, by key.
+    private var roomWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var subscriberWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     private var departureWaiters: [ClientID: CheckedContinuation<Void, Never>] = [:]
@@ -40,8 +55,11 @@ public actor ReplayServer {
     /// Starts listening. With a `schedule` (a `ReplaySchedule`, or explicit steps like the demo's), each
     /// channel plays it from its first subscription; without one, only `push` sends.
     public init(host: String = "127.0.0.1", port: Int = 0, schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?,
-                faults: ReplayFaults = ReplayFaults()) async throws {
-        server = try await WebSocketServer(configuration: WebSocketServerConfiguration(host: host, port: port))
+                faults: ReplayFaults = ReplayFaults(), limits: ReplayLimits = ReplayLimits()) async throws {
+        server = try await WebSocketServer(configuration: WebSocketServerConfiguration(
+            host: host, port: port, sendQueueHighWater: limits.sendQueueHighWater,
+            sendQueueLowWater: limits.sendQueueHighWater / 4, maxQueuedBytes: limits.maxQueuedBytes))
+        self.limits = limits
         self.host = server.host
         self.port = server.port
         self.schedule = schedule
@@ -71,13 +89,18 @@ public actor ReplayServer {
 
     /// Returns once a channel has played its whole schedule (never, with `loop`).
     public func waitUntilAChannelFinished() async {
-        if !finishedChannels.isEmpty { return }
+        if aChannelFinished { return }
         await withCheckedContinuation { finishWaiters.append($0) }
     }
 
     /// The channels with at least one subscriber, and how many each has.
     public var subscriptions: [String: Int] {
         clients.values.compactMap(\.key).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    /// The channels the server holds: those with subscribers, and those waiting out their grace period.
+    public var channelCount: Int {
+        playbacks.count
     }
 
     /// Closes every client, stops listening and ends `activity`. A second call waits for the first to finish.
@@ -93,8 +116,11 @@ public actor ReplayServer {
 
     private func shutDown() async {
         for playback in playbacks.values { playback.cancel() }
+        for release in releases.values { release.cancel() }
         for waiters in subscriberWaiters.values { for waiter in waiters { waiter.resume() } }
         subscriberWaiters = [:]
+        for waiters in roomWaiters.values { for waiter in waiters { waiter.resume() } }
+        roomWaiters = [:]
         for waiter in finishWaiters { waiter.resume() }
         finishWaiters = []
         for waiter in departureWaiters.values { waiter.resume() }
@@ -119,8 +145,14 @@ public actor ReplayServer {
             let key = clients.removeValue(forKey: client)?.key
             departureWaiters.removeValue(forKey: client)?.resume()
             report.yield(.left(client, key: key))
+            if let key { left(key) }
         case .binary(let client, let bytes):
             report.yield(.unknownCommand(client, "a binary message of \(bytes.count) bytes"))
+        case .refused(let client, let message):
+            report.yield(.refused(client, message.description))
+        case .drained(let client):
+            clients[client]?.fullSince = nil
+            if let key = clients[client]?.key { wakeRoomWaiters(of: key) }
         case .text(let client, let text):
             for line in BCSVRLine.lines(in: text) { command(String(line), from: client) }
         }
@@ -133,16 +165,64 @@ public actor ReplayServer {
             server.send("ACK" + line.dropFirst(4), to: client)
         } else if line.hasPrefix("SUB\t") {
             let key = String(line.dropFirst(4))
+            if !subscriber.keys.contains(key), subscriber.keys.count >= limits.maxKeysPerConnection {
+                refuse(client, "more than \(limits.maxKeysPerConnection) keys on one connection")
+                return
+            }
+            if playbacks[key] == nil, schedule != nil, playbacks.count >= limits.maxChannels {
+                refuse(client, "the server holds \(limits.maxChannels) channels already")
+                return
+            }
+            let previous = subscriber.key
             subscriber.key = key
+            subscriber.keys.insert(key)
             clients[client] = subscriber
             report.yield(.subscribed(client, key: key))
+            if let previous, previous != key { left(previous) }
             subscribed(key, client: client)
         } else {
             report.yield(.unknownCommand(client, line))
         }
     }
 
+    /// Says why in an `ERR` line, then closes (1008): the client broke a limit.
+    private func refuse(_ client: ClientID, _ why: String) {
+        server.send("ERR\t\(why)", to: client)
+        server.close(client, code: 1008, reason: String(why.prefix(100)))
+        if let key = clients[client]?.key {
+            clients[client]?.key = nil
+            left(key)
+        }
+        report.yield(.refused(client, why))
+    }
+
+    /// A subscriber of `key` left it. Once nobody is left, the channel waits `resumeGrace` for one to come back,
+    /// then is forgotten.
+    private func left(_ key: String) {
+        wakeRoomWaiters(of: key)
+        guard !hasAnySubscriber(key), playbacks[key] != nil, releases[key] == nil else { return }
+        let grace = limits.resumeGrace
+        releases[key] = Task {
+            try? await Task.sleep(for: grace)
+            if !Task.isCancelled { self.release(key) }
+        }
+    }
+
+    private func release(_ key: String) {
+        releases[key] = nil
+        guard !hasAnySubscriber(key) else { return }
+        playbacks.removeValue(forKey: key)?.cancel()
+        for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
+        for waiter in roomWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
+        report.yield(.released(key: key))
+    }
+
+    private func hasAnySubscriber(_ key: String) -> Bool {
+        clients.values.contains { $0.key == key }
+    }
+
     private func subscribed(_ key: String, client: ClientID) {
+        releases.removeValue(forKey: key)?.cancel()
         for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
         guard playbacks[key] == nil, let schedule else { return }
         guard let bytes = faults.oversizedBytes else {
@@ -178,25 +258,63 @@ public actor ReplayServer {
 
     private func play(_ schedule: any Sequence<ReplaySchedule.Step> & Sendable, on key: String) async {
         for step in schedule {
-            try? await Task.sleep(for: step.delay)
+            // A zero delay (`--speed max`) still yields, so that the server hears its clients between sends.
+            if step.delay > .zero { try? await Task.sleep(for: step.delay) } else { await Task.yield() }
             if Task.isCancelled { return }
-            if !hasSubscribers(key) {
-                await waitForSubscriber(to: key)
+            while true {
+                if !hasSubscribers(key) {
+                    await waitForSubscriber(to: key)
+                } else if await roomForNext(on: key) {
+                    break
+                }
                 if Task.isCancelled { return }
             }
             send(step.item, on: key)
         }
-        finishedChannels.insert(key)
+        aChannelFinished = true
         report.yield(.finished(key: key))
         for waiter in finishWaiters { waiter.resume() }
         finishWaiters = []
+    }
+
+    /// Waits while a subscriber of `key` has more than the high-water mark queued; closes one that stays so
+    /// for `stalledSubscriberTimeout`. True when every subscriber has room, false when the wait ended for
+    /// another reason (a subscriber left, the channel was released) and the caller must look again.
+    private func roomForNext(on key: String) async -> Bool {
+        let now = ContinuousClock.now
+        var earliest: ContinuousClock.Instant?
+        for (client, subscriber) in clients where subscriber.key == key && !subscriber.stalled {
+            guard let since = subscriber.fullSince else { continue }
+            if now - since >= limits.stalledSubscriberTimeout {
+                let seconds = limits.stalledSubscriberTimeout.components.seconds
+                refuse(client, "did not read for \(seconds) s (\(server.queuedBytes(for: client)) bytes waiting)")
+                return false
+            }
+            earliest = min(earliest ?? since, since)
+        }
+        guard let earliest else { return true }
+        let deadline = earliest + limits.stalledSubscriberTimeout
+        let timeout = Task {
+            try? await Task.sleep(until: deadline)
+            self.wakeRoomWaiters(of: key)
+        }
+        await withCheckedContinuation { roomWaiters[key, default: []].append($0) }
+        timeout.cancel()
+        return false
+    }
+
+    private func wakeRoomWaiters(of key: String) {
+        for waiter in roomWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
     }
 
     private func send(_ item: ReplayItem, on key: String) {
         guard let frame = item.frame(for: key) else { return }
         let receivers = clients.filter { $0.value.key == key && !$0.value.stalled }.map(\.key)
         for client in receivers.sorted() {
-            server.send(frame, to: client, fragments: faults.fragments)
+            let queued = server.send(frame, to: client, fragments: faults.fragments)
+            if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
+                clients[client]?.fullSince = .now
+            }
             clients[client]?.sent += 1
             injectFaults(into: client)
         }
@@ -207,7 +325,10 @@ public actor ReplayServer {
         guard let sent = clients[client]?.sent else { return }
         if let limit = faults.dropAfter, sent == limit {
             server.close(client, code: faults.dropCode, reason: "replay: drop after \(limit)")
-            clients[client]?.key = nil
+            if let key = clients[client]?.key {
+                clients[client]?.key = nil
+                left(key)
+            }
             report.yield(.fault(client, "dropped after \(limit) messages (close \(faults.dropCode))"))
         } else if let limit = faults.stallAfter, sent == limit {
             // No more ACKs from now on. The socket itself stops being read a moment later: stalling it holds

@@ -5,35 +5,60 @@
 /// continuation frames, or the output of permessage-deflate). `final` marks the last chunk
 /// (`lws_is_final_fragment` already accounts for bytes still pending in the current frame); the
 /// chunk after a final one starts the next message, and its frame type is the message's type.
+///
+/// A message that passes the cap is reported once (`.tooBig`, with its first `keptPrefix` bytes for the
+/// recording), and the rest of it is counted and dropped (`.discarding`) until its final chunk: memory
+/// never holds more than `limit` bytes, whatever the peer sends.
 struct MessageAssembler {
     enum Outcome: Equatable {
         /// More chunks are needed.
         case partial
         /// A whole message.
         case message(binary: Bool, bytes: [UInt8])
-        /// The message passed `limit`; nothing more should be fed.
-        case tooBig(limit: Int)
+        /// The message passed `limit`: `received` bytes so far, the first of them in `prefix`. What follows of
+        /// it is dropped.
+        case tooBig(limit: Int, binary: Bool, received: Int, prefix: [UInt8])
+        /// A chunk of a message already reported too big, dropped; `received` counts all of it so far.
+        case discarding(received: Int)
     }
+
+    /// How much of a refused message is kept for the recording.
+    static let keptPrefix = 64 * 1024
 
     let limit: Int
     private var buffer: [UInt8] = []
     private var isBinary = false
     private var inMessage = false
+    /// Bytes of the refused message counted so far; nil unless one is being discarded.
+    private var discarded: Int?
 
     init(limit: Int) {
         self.limit = max(0, limit)
     }
 
     mutating func append(_ chunk: UnsafeRawBufferPointer, final: Bool, binary: Bool) -> Outcome {
+        if let count = discarded {
+            let received = count + chunk.count
+            discarded = final ? nil : received
+            if final { inMessage = false }
+            return .discarding(received: received)
+        }
         if !inMessage {
             inMessage = true
             isBinary = binary
             buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
         }
         guard buffer.count + chunk.count <= limit else {
+            let received = buffer.count + chunk.count
+            var prefix = Array(buffer.prefix(Self.keptPrefix))
+            prefix.append(contentsOf: chunk.prefix(Self.keptPrefix - prefix.count))
             buffer = []
-            inMessage = false
-            return .tooBig(limit: limit)
+            if final {
+                inMessage = false
+            } else {
+                discarded = received
+            }
+            return .tooBig(limit: limit, binary: isBinary, received: received, prefix: prefix)
         }
         buffer.append(contentsOf: chunk)
         guard final else { return .partial }

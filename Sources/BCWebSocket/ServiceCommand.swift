@@ -3,7 +3,7 @@
 enum ServiceCommand: Sendable {
     /// Start a client connection attempt (the session exists from now on; DNS runs elsewhere).
     case openClient(id: UInt64, url: WebSocketURL, configuration: WebSocketClientConfiguration,
-                    deliver: @Sendable (WebSocketEvent) -> Void)
+                    window: ReceiveWindow?, deliver: @Sendable (WebSocketEvent) -> Void)
     /// DNS finished for a client session.
     case resolved(id: UInt64, Result<[String], WebSocketConnectFailure>)
     /// Try the session's next resolved address (the previous one refused).
@@ -14,8 +14,10 @@ enum ServiceCommand: Sendable {
     case close(id: UInt64, code: UInt16, reason: String)
     /// The consumer of the events stream went away: close quietly.
     case consumerGone(id: UInt64)
-    /// Stop (`true`) or resume reading a session's socket.
+    /// Stop (`true`) or resume reading a session's socket, and writing to it (fault injection).
     case stall(id: UInt64, Bool)
+    /// The consumer's `ReceiveWindow` has room again: resume reading a session it paused.
+    case resumeReading(id: UInt64)
     /// Close everything and destroy the context.
     case stop
 }
@@ -25,7 +27,8 @@ enum ServiceRole: Sendable {
     /// Outgoing connections only; no listening socket.
     case client
     /// A listening vhost; events of all accepted clients go to one stream.
-    case server(WebSocketServerConfiguration, events: AsyncStream<WebSocketServerEvent>.Continuation)
+    case server(WebSocketServerConfiguration, events: AsyncStream<WebSocketServerEvent>.Continuation,
+                backlog: SendBacklog)
 }
 
 /// How the service thread's start ended.

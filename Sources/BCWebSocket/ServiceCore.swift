@@ -124,7 +124,7 @@ final class ServiceCore: @unchecked Sendable {
         guard let context = createContext() else {
             freeTables()
             let message: String
-            if case .server(let configuration, _) = role {
+            if case .server(let configuration, _, _) = role {
                 message = "could not listen on \(configuration.host):\(configuration.port)"
             } else {
                 message = "lws_create_context failed"
@@ -169,7 +169,7 @@ final class ServiceCore: @unchecked Sendable {
         stopTimer?.deallocate()
         stopTimer = nil
         freeTables()
-        if case .server(_, let events) = role { events.finish() }
+        if case .server(_, let events, _) = role { events.finish() }
         finishMailbox(start: nil)
     }
 
@@ -186,7 +186,7 @@ final class ServiceCore: @unchecked Sendable {
             return taken
         }
         for command in leftover {
-            if case .openClient(_, _, _, let deliver) = command {
+            if case .openClient(_, _, _, _, let deliver) = command {
                 deliver(.failed(.other("the WebSocket loop has stopped")))
             }
         }
@@ -238,7 +238,7 @@ final class ServiceCore: @unchecked Sendable {
             // own `connectTimeout` timer, so keep lws' out of its way.
             info.timeout_secs = Self.lwsHandshakeTimeoutSeconds
             info.connect_timeout_secs = Self.lwsHandshakeTimeoutSeconds
-        case .server(let configuration, _):
+        case .server(let configuration, _, _):
             info.port = Int32(configuration.port)
             info.iface = UnsafePointer(permanentString(configuration.host))
             if configuration.permessageDeflate { info.extensions = UnsafePointer(extensions) }
@@ -280,14 +280,14 @@ final class ServiceCore: @unchecked Sendable {
 
     private func perform(_ command: ServiceCommand) {
         switch command {
-        case .openClient(let id, let url, let configuration, let deliver):
+        case .openClient(let id, let url, let configuration, let window, let deliver):
             guard !stopping else {
                 deliver(.failed(.other("the WebSocket loop has stopped")))
                 return
             }
             let session = ServiceSession(
                 id: id,
-                client: .init(url: url, configuration: configuration, deliver: deliver),
+                client: .init(url: url, configuration: configuration, deliver: deliver, window: window),
                 stage: .resolving,
                 maxMessageSize: configuration.maxMessageSize)
             sessions[id] = session
@@ -308,8 +308,18 @@ final class ServiceCore: @unchecked Sendable {
             connectNextAddress(session)
 
         case .send(let id, let bytes, let binary, let fragments):
-            guard let session = sessions[id], !session.finished, session.closeRequest == nil else { return }
+            guard let session = sessions[id], !session.finished, session.closeRequest == nil else {
+                // A server's caller counted these bytes when it queued them.
+                if case .server(_, _, let backlog) = role { _ = backlog.remove(bytes.count, for: id) }
+                return
+            }
             session.enqueue(bytes, binary: binary, fragments: fragments)
+            if case .server(let configuration, _, _) = role, session.queuedBytes > configuration.maxQueuedBytes {
+                let limit = configuration.maxQueuedBytes
+                requestUrgentClose(session, code: 1008, text: "not reading: over \(limit) bytes queued",
+                                   cause: .requested)
+                return
+            }
             if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
 
         case .close(let id, let code, let reason):
@@ -323,8 +333,17 @@ final class ServiceCore: @unchecked Sendable {
         case .stall(let id, let stalled):
             guard let session = sessions[id], let wsi = session.wsi, session.isOpen else { return }
             session.stalled = stalled
-            lws_rx_flow_control(wsi, stalled ? 0 : 1)
+            lws_rx_flow_control(wsi, stalled || session.readingPaused ? 0 : 1)
             if !stalled, session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
+
+        case .resumeReading(let id):
+            guard let session = sessions[id], session.readingPaused else { return }
+            session.readingPaused = false
+            retireTimer(of: session)
+            guard let wsi = session.wsi, session.isOpen, session.localClose == nil else { return }
+            // The peer's pongs waited unread: it gets a whole validity window from now.
+            lws_validity_confirmed(wsi)
+            if !session.stalled { lws_rx_flow_control(wsi, 1) }
 
         case .stop:
             beginStop()
@@ -348,6 +367,25 @@ final class ServiceCore: @unchecked Sendable {
             session.stalled = false
             lws_rx_flow_control(wsi, 1)
         }
+        lws_callback_on_writable(wsi)
+    }
+
+    /// Closes at once, dropping what is queued: the peer broke a rule or does not read. Reading stops now, so
+    /// nothing more of it is buffered while the close frame waits for the socket.
+    private func requestUrgentClose(_ session: ServiceSession, code: UInt16, text: String,
+                                    cause: WebSocketCloseReason.Cause) {
+        guard !session.finished else { return }
+        let dropped = session.dropOutgoing()
+        if case .server(_, _, let backlog) = role, dropped > 0 { _ = backlog.remove(dropped, for: session.id) }
+        guard session.isOpen, let wsi = session.wsi else {
+            requestClose(session, code: code, text: text, cause: cause)
+            return
+        }
+        session.localClose = WebSocketCloseReason(code: code, text: text, initiatedLocally: true, cause: cause)
+        session.closeRequest = (code, text, cause)
+        session.closeUrgently = true
+        session.stalled = false
+        lws_rx_flow_control(wsi, 0)
         lws_callback_on_writable(wsi)
     }
 
@@ -379,6 +417,11 @@ final class ServiceCore: @unchecked Sendable {
     // MARK: Service thread: client connect
 
     private func startConnectTimer(_ session: ServiceSession, after timeout: Duration) {
+        startTimer(session, after: timeout)
+    }
+
+    /// The session's one timer: the connect deadline before it opens, the paused keepalive after.
+    private func startTimer(_ session: ServiceSession, after timeout: Duration) {
         guard let context else { return }
         let timer = UnsafeMutablePointer<bc_lws_timer_t>.allocate(capacity: 1)
         timer.initialize(to: bc_lws_timer_t())
@@ -395,11 +438,26 @@ final class ServiceCore: @unchecked Sendable {
             stopDeadlinePassed = true
             return
         }
-        guard let session = sessions[sessionID], !session.finished, !session.isOpen,
-              let client = session.client else { return }
+        guard let session = sessions[sessionID], !session.finished, let client = session.client else { return }
+        if session.isOpen {
+            keepPausedLinkValid(session)
+            return
+        }
         if let wsi = session.wsi { bc_lws_kill_async(wsi) }
         session.wsi = nil
         finish(session, failed: .timedOut(after: client.configuration.connectTimeout))
+    }
+
+    /// While the consumer's window holds reading paused, the peer's pongs wait unread in the socket, and lws
+    /// would hang up on a link that is only slow on our side. The link was valid when reading paused; it is
+    /// judged again from the moment reading resumes.
+    private func keepPausedLinkValid(_ session: ServiceSession) {
+        retireTimer(of: session)
+        guard session.readingPaused, session.localClose == nil, let wsi = session.wsi,
+              let client = session.client else { return }
+        lws_validity_confirmed(wsi)
+        let ping = Int(client.configuration.validitySeconds.ping)
+        startTimer(session, after: .milliseconds(max(500, ping * 500)))
     }
 
     private func connectNextAddress(_ session: ServiceSession) {
@@ -525,7 +583,8 @@ final class ServiceCore: @unchecked Sendable {
         session.wsi = nil
         if let client = session.client {
             client.deliver(.closed(reason))
-        } else if case .server(_, let events) = role {
+        } else if case .server(_, let events, let backlog) = role {
+            backlog.forget(session.id)
             events.yield(.disconnected(ClientID(rawValue: session.id)))
         }
     }
@@ -578,7 +637,7 @@ final class ServiceCore: @unchecked Sendable {
 
         // Server
         case LWS_CALLBACK_ESTABLISHED:
-            guard case .server(let configuration, let events) = role, !stopping else { return -1 }
+            guard case .server(let configuration, let events, _) = role, !stopping else { return -1 }
             let session = ServiceSession(id: makeID(), client: nil, stage: .open,
                                          maxMessageSize: configuration.maxMessageSize)
             session.wsi = wsi
@@ -647,6 +706,11 @@ final class ServiceCore: @unchecked Sendable {
         finish(session, failed: failure)
     }
 
+    /// Never returns non-zero: lws 4.1.6 does not reset its rx buffer when a RECEIVE callback asks to close
+    /// in the middle of a frame (client-parser-ws.c returns before `rx_ubuf_head = 0`, and the
+    /// permessage-deflate drain path goes on parsing after a positive return), so the next bytes are written
+    /// past the buffer. A message that breaks a rule stops reading at once and is closed from WRITEABLE,
+    /// outside the parser; whatever lws still hands over until then is dropped.
     private func received(_ session: ServiceSession, wsi: OpaquePointer,
                           input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard !session.finished, session.localClose == nil, session.isOpen else { return 0 }
@@ -656,36 +720,64 @@ final class ServiceCore: @unchecked Sendable {
             final: lws_is_final_fragment(wsi) != 0,
             binary: lws_frame_is_binary(wsi) != 0)
         switch outcome {
-        case .partial:
+        case .partial, .discarding:
             return 0
         case .message(let binary, let bytes):
             if binary {
-                deliver(session, binary: bytes)
+                deliver(session, .binary(bytes), size: bytes.count, wsi: wsi)
                 return 0
             }
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                return closeNow(session, wsi: wsi, code: 1007, text: "invalid UTF-8", cause: .invalidUTF8)
+                let refused = RefusedMessage(reason: .invalidUTF8, binary: false, size: bytes.count, prefix: bytes)
+                deliver(session, refused: refused)
+                requestUrgentClose(session, code: 1007, text: "invalid UTF-8", cause: .invalidUTF8)
+                return 0
             }
-            deliver(session, text: text)
+            deliver(session, .text(text), size: bytes.count, wsi: wsi)
             return 0
-        case .tooBig(let limit):
-            return closeNow(session, wsi: wsi, code: 1009, text: "message too big", cause: .messageTooBig(limit: limit))
+        case .tooBig(let limit, let binary, let received, let prefix):
+            let announced = Int(clamping: lws_remaining_packet_payload(wsi))
+            let refused = RefusedMessage(reason: .tooBig(limit: limit), binary: binary,
+                                         size: received + announced, prefix: prefix)
+            deliver(session, refused: refused)
+            requestUrgentClose(session, code: 1009, text: "message too big", cause: .messageTooBig(limit: limit))
+            return 0
         }
     }
 
-    private func deliver(_ session: ServiceSession, text: String) {
+    private enum Received {
+        case text(String)
+        case binary([UInt8])
+    }
+
+    private func deliver(_ session: ServiceSession, _ message: Received, size: Int, wsi: OpaquePointer) {
         if let client = session.client {
-            client.deliver(.text(text))
-        } else if case .server(_, let events) = role {
-            events.yield(.text(ClientID(rawValue: session.id), text))
+            switch message {
+            case .text(let text): client.deliver(.text(text))
+            case .binary(let bytes): client.deliver(.binary(bytes))
+            }
+            guard let window = client.window else { return }
+            let id = session.id
+            let pause = window.admit(bytes: size) { [weak self] in self?.submit(.resumeReading(id: id)) }
+            if pause, !session.readingPaused {
+                session.readingPaused = true
+                lws_rx_flow_control(wsi, 0)
+                keepPausedLinkValid(session)
+            }
+        } else if case .server(_, let events, _) = role {
+            let client = ClientID(rawValue: session.id)
+            switch message {
+            case .text(let text): events.yield(.text(client, text))
+            case .binary(let bytes): events.yield(.binary(client, bytes))
+            }
         }
     }
 
-    private func deliver(_ session: ServiceSession, binary: [UInt8]) {
+    private func deliver(_ session: ServiceSession, refused: RefusedMessage) {
         if let client = session.client {
-            client.deliver(.binary(binary))
-        } else if case .server(_, let events) = role {
-            events.yield(.binary(ClientID(rawValue: session.id), binary))
+            client.deliver(.refused(refused))
+        } else if case .server(_, let events, _) = role {
+            events.yield(.refused(ClientID(rawValue: session.id), refused))
         }
     }
 
@@ -693,7 +785,10 @@ final class ServiceCore: @unchecked Sendable {
     private func closeNow(_ session: ServiceSession, wsi: OpaquePointer, code: UInt16, text: String,
                           cause: WebSocketCloseReason.Cause) -> Int32 {
         let reason = WebSocketCloseReason(code: code, text: text, initiatedLocally: true, cause: cause)
-        session.localClose = reason
+        if session.localClose == nil { session.localClose = reason }
+        // Reading was stopped (a refused message, a slow consumer); lws must read the peer's close reply. In
+        // the closing states lws drops data frames itself, without calling back, so nothing reaches us.
+        if session.closeUrgently || session.readingPaused { lws_rx_flow_control(wsi, 1) }
         var payload = Array(Self.truncatedUTF8(text, maxBytes: 123))
         payload.withUnsafeMutableBufferPointer { buffer in
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
@@ -703,7 +798,14 @@ final class ServiceCore: @unchecked Sendable {
 
     private func writable(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
         guard !session.finished, !session.stalled, !destroying else { return 0 }
+        if session.closeUrgently, let request = session.closeRequest {
+            return closeNow(session, wsi: wsi, code: request.code, text: request.text, cause: request.cause)
+        }
         if let frame = session.dequeue() {
+            if case .server(_, let events, let backlog) = role,
+               backlog.remove(frame.bytes.count, for: session.id) {
+                events.yield(.drained(ClientID(rawValue: session.id)))
+            }
             if Self.write(frame, to: wsi) < 0 { return -1 }
             if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
             return 0

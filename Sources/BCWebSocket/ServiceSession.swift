@@ -22,6 +22,8 @@ final class ServiceSession {
         let configuration: WebSocketClientConfiguration
         /// Called on the service thread with each event; `.closed` or `.failed` is the last.
         let deliver: @Sendable (WebSocketEvent) -> Void
+        /// Flow control towards the consumer, if it asked for any.
+        let window: ReceiveWindow?
         var addresses: [String] = []
         var nextAddress = 0
     }
@@ -41,8 +43,16 @@ final class ServiceSession {
     /// FIFO of frames; `outgoingHead` avoids O(n) removal from the front.
     private var outgoing: [Frame] = []
     private var outgoingHead = 0
-    /// Close frame to send once `outgoing` is drained.
+    /// Bytes in `outgoing`.
+    private(set) var queuedBytes = 0
+    /// Close frame to send once `outgoing` is drained (or at once, with `closeUrgently`).
     var closeRequest: (code: UInt16, text: String, cause: WebSocketCloseReason.Cause)?
+    /// The close skips what is queued: the peer broke a rule (a message too big, text not UTF-8) or does
+    /// not read. Set together with `closeRequest`.
+    var closeUrgently = false
+    /// Reading paused by the consumer's `ReceiveWindow` (not a fault): writes go on, and the WebSocket
+    /// keepalive is held off, since the peer's pongs wait unread.
+    var readingPaused = false
     /// Set when this side decided the close; reported at CLOSED.
     var localClose: WebSocketCloseReason?
     /// The peer's close frame, if one came.
@@ -80,12 +90,23 @@ final class ServiceSession {
         for frame in Self.frames(of: bytes, binary: binary, fragments: fragments) {
             outgoing.append(frame)
         }
+        queuedBytes += bytes.count
+    }
+
+    /// Forgets everything queued; returns how many bytes that was.
+    func dropOutgoing() -> Int {
+        let dropped = queuedBytes
+        outgoing = []
+        outgoingHead = 0
+        queuedBytes = 0
+        return dropped
     }
 
     func dequeue() -> Frame? {
         guard outgoingHead < outgoing.count else { return nil }
         let frame = outgoing[outgoingHead]
         outgoingHead += 1
+        queuedBytes -= frame.bytes.count
         if outgoingHead == outgoing.count {
             outgoing.removeAll(keepingCapacity: true)
             outgoingHead = 0

@@ -7,6 +7,8 @@ public enum WebSocketEvent: Sendable, Hashable {
     case text(String)
     /// A whole binary message, reassembled from its frames.
     case binary([UInt8])
+    /// A message refused (too big, or text that is not UTF-8); `.closed` follows with 1009 or 1007.
+    case refused(RefusedMessage)
     /// The open connection ended.
     case closed(WebSocketCloseReason)
     /// The connection never opened.

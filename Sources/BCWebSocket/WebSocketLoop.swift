@@ -36,7 +36,7 @@ public final class WebSocketLoop: Sendable {
             continuation.yield(event)
             switch event {
             case .closed, .failed: continuation.finish()
-            case .opened, .text, .binary: break
+            case .opened, .text, .binary, .refused: break
             }
         }
         return WebSocketConnection(link: link, events: events)
@@ -49,17 +49,23 @@ public final class WebSocketLoop: Sendable {
     /// already has a queue of its own to put events on. `onEvent` must return quickly and never block:
     /// the thread serves every connection of the loop. Dropping the link does not close the connection;
     /// call `close` for that.
+    ///
+    /// With a `window`, the loop stops reading the socket while the window is full (the consumer releases each
+    /// message it is done with), so a fast peer cannot fill the process's memory: TCP pushes back instead.
     public func connect(
         to url: WebSocketURL,
         configuration: WebSocketClientConfiguration = .init(),
+        window: ReceiveWindow? = nil,
         onEvent: @escaping @Sendable (WebSocketEvent) -> Void
     ) -> WebSocketLink {
-        open(id: core.makeID(), url: url, configuration: configuration, deliver: onEvent)
+        open(id: core.makeID(), url: url, configuration: configuration, window: window, deliver: onEvent)
     }
 
     private func open(id: UInt64, url: WebSocketURL, configuration: WebSocketClientConfiguration,
+                      window: ReceiveWindow? = nil,
                       deliver: @escaping @Sendable (WebSocketEvent) -> Void) -> WebSocketLink {
-        let accepted = core.submit(.openClient(id: id, url: url, configuration: configuration, deliver: deliver))
+        let accepted = core.submit(.openClient(id: id, url: url, configuration: configuration, window: window,
+                                               deliver: deliver))
         if accepted {
             AddressResolver.resolve(host: url.host) { [weak core] result in
                 core?.submit(.resolved(id: id, result))

@@ -16,13 +16,18 @@ public final class WebSocketServer: Sendable {
     public let port: Int
     /// Connections, messages and disconnections of all clients, in order. Finishes after `stop()`.
     public let events: AsyncStream<WebSocketServerEvent>
+    /// What the server was started with.
+    public let configuration: WebSocketServerConfiguration
     private let core: ServiceCore
+    private let backlog: SendBacklog
 
     /// Starts listening.
     /// - Throws: `StartError` when the address cannot be bound (in use, not local, not numeric).
     public init(configuration: WebSocketServerConfiguration = .init()) async throws {
         let (events, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
-        let core = ServiceCore(role: .server(configuration, events: continuation))
+        let backlog = SendBacklog(highWater: configuration.sendQueueHighWater,
+                                  lowWater: configuration.sendQueueLowWater)
+        let core = ServiceCore(role: .server(configuration, events: continuation, backlog: backlog))
         core.start(threadName: "BCWebSocket.server")
         switch await core.waitUntilStarted() {
         case .running(let port) where port > 0:
@@ -36,6 +41,8 @@ public final class WebSocketServer: Sendable {
         self.host = configuration.host
         self.events = events
         self.core = core
+        self.backlog = backlog
+        self.configuration = configuration
     }
 
     /// Sends `text` to one client, byte for byte. With `fragments` > 1 the UTF-8 bytes are split
@@ -45,13 +52,32 @@ public final class WebSocketServer: Sendable {
     /// If the client negotiated permessage-deflate, lws 4.1.6 compresses non-final fragments
     /// without flushing, so fewer frames may reach the wire (the message is the same). For exact
     /// frame boundaries use `permessageDeflate: false` or a client that does not offer it.
-    public func send(_ text: String, to client: ClientID, fragments: Int = 1) {
-        core.submit(.send(id: client.rawValue, bytes: Array(text.utf8), binary: false, fragments: fragments))
+    ///
+    /// - Returns: the bytes now queued for the client. Above `sendQueueHighWater` the client is behind: wait
+    ///   for `.drained` before sending more. Above `maxQueuedBytes` the server closes it (1008).
+    @discardableResult
+    public func send(_ text: String, to client: ClientID, fragments: Int = 1) -> Int {
+        send(Array(text.utf8), binary: false, to: client, fragments: fragments)
     }
 
     /// Sends a binary message to one client, split like `send(_:to:fragments:)`.
-    public func send(_ bytes: [UInt8], to client: ClientID, fragments: Int = 1) {
-        core.submit(.send(id: client.rawValue, bytes: bytes, binary: true, fragments: fragments))
+    @discardableResult
+    public func send(_ bytes: [UInt8], to client: ClientID, fragments: Int = 1) -> Int {
+        send(bytes, binary: true, to: client, fragments: fragments)
+    }
+
+    private func send(_ bytes: [UInt8], binary: Bool, to client: ClientID, fragments: Int) -> Int {
+        let queued = backlog.add(bytes.count, for: client.rawValue)
+        if !core.submit(.send(id: client.rawValue, bytes: bytes, binary: binary, fragments: fragments)) {
+            backlog.forget(client.rawValue)
+            return 0
+        }
+        return queued
+    }
+
+    /// The bytes queued for a client and not yet written to its socket.
+    public func queuedBytes(for client: ClientID) -> Int {
+        backlog.queued(for: client.rawValue)
     }
 
     /// Closes one client's connection after what is already queued for it.

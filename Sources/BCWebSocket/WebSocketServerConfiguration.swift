@@ -1,4 +1,4 @@
-/// Where and how a `WebSocketServer` listens.
+/// Where and how a `WebSocketServer` listens, and what it tolerates from a client.
 public struct WebSocketServerConfiguration: Sendable, Hashable {
     /// Numeric address to listen on; the loopback address unless told otherwise.
     public var host: String
@@ -8,16 +8,30 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
     public var permessageDeflate: Bool
     /// Largest reassembled message accepted from a client; a larger one closes it with 1009.
     public var maxMessageSize: Int
+    /// Bytes queued for one client past which `send` reports it full (`WebSocketServer.send` returns the
+    /// queued size) and `.drained` follows once it is back under `sendQueueLowWater`.
+    public var sendQueueHighWater: Int
+    /// See `sendQueueHighWater`.
+    public var sendQueueLowWater: Int
+    /// Bytes queued for one client past which it is closed at once (1008, "not reading"), its queue freed:
+    /// the server's memory stays bounded whatever a client does.
+    public var maxQueuedBytes: Int
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 0,
         permessageDeflate: Bool = true,
-        maxMessageSize: Int = 1 << 20
+        maxMessageSize: Int = 1 << 20,
+        sendQueueHighWater: Int = 256 * 1024,
+        sendQueueLowWater: Int = 64 * 1024,
+        maxQueuedBytes: Int = 8 << 20
     ) {
         self.host = host
         self.port = port
         self.permessageDeflate = permessageDeflate
         self.maxMessageSize = maxMessageSize
+        self.sendQueueHighWater = sendQueueHighWater
+        self.sendQueueLowWater = sendQueueLowWater
+        self.maxQueuedBytes = maxQueuedBytes
     }
 }

@@ -6,6 +6,11 @@ public enum WebSocketServerEvent: Sendable, Hashable {
     case text(ClientID, String)
     /// A whole binary message from a client.
     case binary(ClientID, [UInt8])
+    /// A message from a client refused (too big, or text that is not UTF-8); `.disconnected` follows.
+    case refused(ClientID, RefusedMessage)
+    /// The client's send queue, which had grown past `sendQueueHighWater`, is back under
+    /// `sendQueueLowWater`: it reads again, more may be sent.
+    case drained(ClientID)
     /// The client's connection ended (either side closed, or the link dropped).
     case disconnected(ClientID)
 }

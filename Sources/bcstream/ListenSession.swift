@@ -83,7 +83,7 @@ struct ListenSession {
                         outcome.failed = true
                         open.remove(key)
                         status.note(event.description(host: host))
-                    case .subscribed, .serverError, .recordingFailed, .ended:
+                    case .subscribed, .serverError, .recordingFailed, .ended, .readingPaused:
                         status.note(event.description(host: host))
                     }
                     status.show("\(open.count)/\(listeners.count) connected · \(outcome.tally.summary)"

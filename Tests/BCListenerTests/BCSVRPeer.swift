@@ -68,6 +68,7 @@ extension BCListenerEvent {
         case .undecodable(let error, _, _): error == nil ? "undecodable line" : "undecodable message"
         case .serverError(let text): "ERR \(text)"
         case .recordingFailed(let problem): "recording failed: \(problem)"
+        case .readingPaused(let paused): paused ? "reading paused" : "reading resumed"
         case .disconnected(let reason): "disconnected: \(reason)"
         case .reconnecting(let attempt, _, let reason): "reconnecting (attempt \(attempt)): \(reason)"
         case .ended(let response): "ended t=\(response.map { String($0.t) } ?? "?")"

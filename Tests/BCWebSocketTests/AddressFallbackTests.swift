@@ -11,7 +11,7 @@ struct AddressFallbackTests {
         let url = try #require(WebSocketURL(string: "ws://localhost:\(port)/"))
         let id = loop.core.makeID()
         let events = Inbox<WebSocketEvent>()
-        loop.core.submit(.openClient(id: id, url: url, configuration: .init(), deliver: { events.push($0) }))
+        loop.core.submit(.openClient(id: id, url: url, configuration: .init(), window: nil, deliver: { events.push($0) }))
         loop.core.submit(.resolved(id: id, .success(addresses)))
         return events
     }

@@ -97,6 +97,13 @@ struct ClientTests {
             configuration.maxMessageSize = 64 * 1024
             let (_, events) = try connect("ws://127.0.0.1:\(port)/", configuration)
             #expect(try await events.next() == .opened)
+            let refusal = try await events.next()
+            guard case .refused(let refused) = refusal else {
+                Issue.record("expected .refused, got \(String(describing: refusal))")
+                return
+            }
+            #expect(refused.reason == .tooBig(limit: 64 * 1024))
+            #expect(refused.prefix.count == 64 * 1024 && refused.truncated && refused.size > 64 * 1024)
             let event = try await events.next()
             guard case .closed(let reason) = event else {
                 Issue.record("expected .closed, got \(String(describing: event))")

@@ -22,8 +22,33 @@ struct MessageAssemblerTests {
     func caps() {
         var assembler = MessageAssembler(limit: 10)
         #expect(feed(&assembler, "123456", final: false) == .partial)
-        #expect(feed(&assembler, "78901", final: true) == .tooBig(limit: 10))
+        #expect(feed(&assembler, "78901", final: true)
+            == .tooBig(limit: 10, binary: false, received: 11, prefix: Array("12345678901".utf8)))
         #expect(feed(&assembler, "1234567890", final: true) == .message(binary: false, bytes: Array("1234567890".utf8)))
+    }
+
+    @Test("the rest of a message too big is counted and dropped, never held; the next message is whole")
+    func discardsTheRest() {
+        var assembler = MessageAssembler(limit: 10)
+        #expect(feed(&assembler, "12345678901", final: false, binary: true)
+            == .tooBig(limit: 10, binary: true, received: 11, prefix: Array("12345678901".utf8)))
+        #expect(feed(&assembler, String(repeating: "x", count: 1000), final: false) == .discarding(received: 1011))
+        #expect(feed(&assembler, "yz", final: true) == .discarding(received: 1013))
+        #expect(feed(&assembler, "ACK", final: true) == .message(binary: false, bytes: Array("ACK".utf8)))
+    }
+
+    @Test("a refused message keeps at most its first 64 KiB for the recording")
+    func keepsAPrefix() {
+        var assembler = MessageAssembler(limit: 100_000)
+        #expect(feed(&assembler, String(repeating: "a", count: 90_000), final: false) == .partial)
+        guard case .tooBig(_, _, let received, let prefix) = feed(&assembler, String(repeating: "b", count: 20_000),
+                                                                  final: false) else {
+            Issue.record("expected tooBig")
+            return
+        }
+        #expect(received == 110_000)
+        #expect(prefix.count == MessageAssembler.keptPrefix)
+        #expect(prefix.allSatisfy { $0 == UInt8(ascii: "a") })
     }
 
     @Test("fragments split byte for byte, only the last has FIN")

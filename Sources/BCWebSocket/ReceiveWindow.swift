@@ -1,0 +1,79 @@
+import Synchronization
+
+/// Flow control between a connection's loop thread and the consumer of its messages: a bound on messages
+/// received but not yet consumed. When the window holds `maxMessages` messages or `maxBytes` bytes, the loop
+/// stops reading the connection's socket (libwebsockets' receive flow control), so TCP pushes back on the
+/// sender; when the consumer has released enough of them (half of either bound), reading resumes.
+///
+/// The loop `admit`s each delivered message; the consumer `release`s each once it is done with it. One window
+/// may serve successive connections of one consumer (reconnects): what an old connection left unconsumed still
+/// counts, because it is still in memory. While a connection is paused, the binding keeps its WebSocket
+/// keepalive from hanging up on a peer whose pongs are merely unread, and says so through `onChange`.
+public final class ReceiveWindow: Sendable {
+    /// The most messages held before reading pauses.
+    public let maxMessages: Int
+    /// The most bytes (of frame payload) held before reading pauses.
+    public let maxBytes: Int
+
+    private struct State {
+        var messages = 0
+        var bytes = 0
+        /// How to resume each connection paused by this window.
+        var resumers: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(State())
+    private let onChange: @Sendable (_ paused: Bool) -> Void
+
+    /// - Parameters:
+    ///   - maxMessages: messages held before reading pauses; at least 1.
+    ///   - maxBytes: payload bytes held before reading pauses; at least 1.
+    ///   - onChange: called with `true` when reading pauses and `false` when it resumes (on any thread; keep
+    ///     it short).
+    public init(maxMessages: Int = 1_024, maxBytes: Int = 4 << 20,
+                onChange: @escaping @Sendable (_ paused: Bool) -> Void = { _ in }) {
+        self.maxMessages = max(1, maxMessages)
+        self.maxBytes = max(1, maxBytes)
+        self.onChange = onChange
+    }
+
+    /// Messages and bytes held now.
+    public var held: (messages: Int, bytes: Int) {
+        state.withLock { ($0.messages, $0.bytes) }
+    }
+
+    /// True while a connection is paused by this window.
+    public var isPaused: Bool {
+        state.withLock { !$0.resumers.isEmpty }
+    }
+
+    /// The consumer is done with a message of `bytes` bytes. Resumes reading once the window is half empty.
+    public func release(bytes: Int) {
+        let resumers: [@Sendable () -> Void] = state.withLock { state in
+            state.messages = max(0, state.messages - 1)
+            state.bytes = max(0, state.bytes - bytes)
+            guard !state.resumers.isEmpty, state.messages <= maxMessages / 2, state.bytes <= maxBytes / 2 else {
+                return []
+            }
+            defer { state.resumers = [] }
+            return state.resumers
+        }
+        guard !resumers.isEmpty else { return }
+        for resume in resumers { resume() }
+        onChange(false)
+    }
+
+    /// Loop thread: a message of `bytes` bytes was delivered. Returns true when the connection must pause now;
+    /// `resume` is then kept and called once the consumer has caught up.
+    func admit(bytes: Int, resume: @escaping @Sendable () -> Void) -> Bool {
+        let (pause, first) = state.withLock { state -> (Bool, Bool) in
+            state.messages += 1
+            state.bytes += bytes
+            guard state.messages >= maxMessages || state.bytes >= maxBytes else { return (false, false) }
+            state.resumers.append(resume)
+            return (true, state.resumers.count == 1)
+        }
+        if first { onChange(true) }
+        return pause
+    }
+}
