@@ -62,6 +62,14 @@ public struct RecordedFrame: Hashable, Sendable, Codable {
         }
     }
 
+    /// The frame's exact bytes.
+    public var bytes: [UInt8] {
+        switch content {
+        case .text(let text): Array(text.utf8)
+        case .bytes(let bytes): bytes
+        }
+    }
+
     /// True when only the start of the message was kept.
     public var truncated: Bool { size != nil }
 

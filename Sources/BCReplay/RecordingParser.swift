@@ -34,9 +34,18 @@ public enum RecordingParser {
             let first = start ?? frame.time
             start = first
             let offset = Duration.milliseconds(Int64((frame.time.timeIntervalSince(first) * 1000).rounded()))
-            playlist.items.append(ReplayItem(
-                content: .recordedFrame(text: frame.text, recordedKey: frame.key, offset: offset),
-                location: location))
+            if let refused = frame.refused {
+                // The listener closed over it; a truncated start cannot be sent as it arrived.
+                let kept = frame.size.map { ", \(frame.bytes.count) of its \($0) bytes kept" } ?? ""
+                playlist.problems.append(ReplayProblem(
+                    location: location, message: "a message the listener refused (\(refused)\(kept)), not replayed"))
+                continue
+            }
+            let content: ReplayItem.Content = switch frame.content {
+            case .bytes(let bytes) where frame.binary: .recordedBinary(bytes: bytes, offset: offset)
+            case .text, .bytes: .recordedFrame(text: frame.text, recordedKey: frame.key, offset: offset)
+            }
+            playlist.items.append(ReplayItem(content: content, location: location))
         }
         return playlist
     }

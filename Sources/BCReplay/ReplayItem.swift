@@ -29,6 +29,8 @@ public struct ReplayItem: Hashable, Sendable, Codable {
         /// A frame of a recording: its exact text, the key the recorder was subscribed to, and how long after
         /// the recording's first frame it was received.
         case recordedFrame(text: String, recordedKey: String, offset: Duration)
+        /// A binary frame of a recording: its exact bytes (sent as they are, not re-keyed), and its offset.
+        case recordedBinary(bytes: [UInt8], offset: Duration)
     }
 
     /// What was stored.
@@ -46,11 +48,13 @@ public struct ReplayItem: Hashable, Sendable, Codable {
         ReplayItem(content: .fixture(name: name, json: json), location: ReplaySourceLocation(file: file, line: 1))
     }
 
-    /// The stored text exactly: a fixture's JSON, or a recorded frame's text.
+    /// The stored text exactly: a fixture's JSON, or a recorded frame's text (a binary frame's bytes as UTF-8,
+    /// with replacement characters where they are not).
     public var text: String {
         switch content {
         case .fixture(_, let json): json
         case .recordedFrame(let text, _, _): text
+        case .recordedBinary(let bytes, _): String(decoding: bytes, as: UTF8.self)
         }
     }
 
@@ -61,19 +65,29 @@ public struct ReplayItem: Hashable, Sendable, Codable {
 
     /// For a recorded frame, how long after the recording's first frame it was received; nil for a fixture.
     public var offset: Duration? {
-        if case .recordedFrame(_, _, let offset) = content { offset } else { nil }
+        switch content {
+        case .fixture: nil
+        case .recordedFrame(_, _, let offset), .recordedBinary(_, let offset): offset
+        }
     }
 
     /// The frame a subscriber of `subscriberKey` receives: `MSG\t<key>\t<json>` for a fixture; for a recorded
     /// frame, the frame re-keyed and without the recorder's `ACK`/`ERR` lines (see the type's documentation),
-    /// or nil when nothing of it is left to send.
+    /// or nil when nothing of it is left to send, or when it is a binary frame (`binaryFrame`).
     public func frame(for subscriberKey: String) -> String? {
         switch content {
         case .fixture(_, let json):
             return "MSG\t\(subscriberKey)\t\(json)"
         case .recordedFrame(let text, let recordedKey, _):
             return Self.rekeyed(text, from: recordedKey, to: subscriberKey)
+        case .recordedBinary:
+            return nil
         }
+    }
+
+    /// A recorded binary frame's bytes, sent as a binary frame exactly as received; nil for anything else.
+    public var binaryFrame: [UInt8]? {
+        if case .recordedBinary(let bytes, _) = content { bytes } else { nil }
     }
 
     /// A recorded frame as a subscriber of `subscriberKey` receives it, line by line.

@@ -71,8 +71,8 @@ public struct ReplaySchedule: Sequence, Hashable, Sendable {
     /// The pause before `items[index]` within a pass, for any index but the first of the first pass.
     func delay(before index: Int) -> Duration {
         guard index > 0,
-              case .recordedFrame(_, _, let offset) = items[index].content,
-              case .recordedFrame(_, _, let previousOffset) = items[index - 1].content,
+              let offset = items[index].offset,
+              let previousOffset = items[index - 1].offset,
               items[index].location.file == items[index - 1].location.file
         else { return options.interval }
         let paused = options.speed.scale(Swift.max(offset - previousOffset, .zero))

@@ -98,6 +98,16 @@ public actor ReplayServer {
         clients.values.compactMap(\.key).reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 
+    /// The bytes queued for a client and not yet written to its socket.
+    public func queuedBytes(for client: ClientID) -> Int {
+        server.queuedBytes(for: client)
+    }
+
+    /// The bytes queued for the subscribers of `key`, together.
+    public func queuedBytesOfSubscribers(to key: String) -> Int {
+        clients.filter { $0.value.key == key }.keys.reduce(0) { $0 + server.queuedBytes(for: $1) }
+    }
+
     /// The channels the server holds: those with subscribers, and those waiting out their grace period.
     public var channelCount: Int {
         playbacks.count
@@ -185,10 +195,11 @@ public actor ReplayServer {
         }
     }
 
-    /// Says why in an `ERR` line, then closes (1008): the client broke a limit.
-    private func refuse(_ client: ClientID, _ why: String) {
-        server.send("ERR\t\(why)", to: client)
-        server.close(client, code: 1008, reason: String(why.prefix(100)))
+    /// Says why in an `ERR` line, then closes (1008): the client broke a limit. A client that does not read
+    /// would never get the line: it is closed at once, its queue dropped.
+    private func refuse(_ client: ClientID, _ why: String, reading: Bool = true) {
+        if reading { server.send("ERR\t\(why)", to: client) }
+        server.close(client, code: 1008, reason: String(why.prefix(100)), discardingQueued: !reading)
         if let key = clients[client]?.key {
             clients[client]?.key = nil
             left(key)
@@ -287,7 +298,8 @@ public actor ReplayServer {
             guard let since = subscriber.fullSince else { continue }
             if now - since >= limits.stalledSubscriberTimeout {
                 let seconds = limits.stalledSubscriberTimeout.components.seconds
-                refuse(client, "did not read for \(seconds) s (\(server.queuedBytes(for: client)) bytes waiting)")
+                refuse(client, "did not read for \(seconds) s (\(server.queuedBytes(for: client)) bytes waiting)",
+                       reading: false)
                 return false
             }
             earliest = min(earliest ?? since, since)
@@ -308,10 +320,16 @@ public actor ReplayServer {
     }
 
     private func send(_ item: ReplayItem, on key: String) {
-        guard let frame = item.frame(for: key) else { return }
+        let binary = item.binaryFrame
+        let frame = item.frame(for: key)
+        guard binary != nil || frame != nil else { return }
         let receivers = clients.filter { $0.value.key == key && !$0.value.stalled }.map(\.key)
         for client in receivers.sorted() {
-            let queued = server.send(frame, to: client, fragments: faults.fragments)
+            let queued = if let binary {
+                server.send(binary, to: client, fragments: faults.fragments)
+            } else {
+                server.send(frame ?? "", to: client, fragments: faults.fragments)
+            }
             if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
                 clients[client]?.fullSince = .now
             }

@@ -10,8 +10,9 @@ enum ServiceCommand: Sendable {
     case connectNextAddress(id: UInt64)
     /// Queue a message, split into `fragments` frames.
     case send(id: UInt64, bytes: [UInt8], binary: Bool, fragments: Int)
-    /// Close with this code and reason (or abandon the attempt if not open yet).
-    case close(id: UInt64, code: UInt16, reason: String)
+    /// Close with this code and reason (or abandon the attempt if not open yet), after what is queued, or at
+    /// once, dropping it.
+    case close(id: UInt64, code: UInt16, reason: String, discardingQueued: Bool = false)
     /// The consumer of the events stream went away: close quietly.
     case consumerGone(id: UInt64)
     /// Stop (`true`) or resume reading a session's socket, and writing to it (fault injection).

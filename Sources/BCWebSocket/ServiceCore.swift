@@ -56,6 +56,8 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     static let protocolName = "bcstream"
+    /// How long an urgent close may wait for its close frame to get out before the TCP connection is dropped.
+    static let urgentCloseDeadline = Duration.seconds(2)
     /// lws' context-wide connect and handshake timeouts on a client loop: the ceiling for
     /// `connectTimeout`.
     static let lwsHandshakeTimeoutSeconds: UInt32 = 120
@@ -322,9 +324,13 @@ final class ServiceCore: @unchecked Sendable {
             }
             if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
 
-        case .close(let id, let code, let reason):
+        case .close(let id, let code, let reason, let discardingQueued):
             guard let session = sessions[id] else { return }
-            requestClose(session, code: Self.sendableCloseCode(code), text: reason, cause: .requested)
+            if discardingQueued {
+                requestUrgentClose(session, code: Self.sendableCloseCode(code), text: reason, cause: .requested)
+            } else {
+                requestClose(session, code: Self.sendableCloseCode(code), text: reason, cause: .requested)
+            }
 
         case .consumerGone(let id):
             guard let session = sessions[id] else { return }
@@ -387,6 +393,8 @@ final class ServiceCore: @unchecked Sendable {
         session.stalled = false
         lws_rx_flow_control(wsi, 0)
         lws_callback_on_writable(wsi)
+        retireTimer(of: session)
+        startTimer(session, after: Self.urgentCloseDeadline)
     }
 
     private func beginStop() {
@@ -438,7 +446,15 @@ final class ServiceCore: @unchecked Sendable {
             stopDeadlinePassed = true
             return
         }
-        guard let session = sessions[sessionID], !session.finished, let client = session.client else { return }
+        guard let session = sessions[sessionID], !session.finished else { return }
+        if session.isOpen, session.closeUrgently {
+            // The close frame could not get out (a peer that does not read: lws holds WRITEABLE back while a
+            // partial write waits): drop the TCP connection.
+            retireTimer(of: session)
+            if let wsi = session.wsi { bc_lws_kill_async(wsi) }
+            return
+        }
+        guard let client = session.client else { return }
         if session.isOpen {
             keepPausedLinkValid(session)
             return
@@ -752,17 +768,19 @@ final class ServiceCore: @unchecked Sendable {
 
     private func deliver(_ session: ServiceSession, _ message: Received, size: Int, wsi: OpaquePointer) {
         if let client = session.client {
+            // Counted before it is handed over: the consumer may release it before `deliver` returns.
+            if let window = client.window {
+                let id = session.id
+                let pause = window.admit(bytes: size) { [weak self] in self?.submit(.resumeReading(id: id)) }
+                if pause, !session.readingPaused {
+                    session.readingPaused = true
+                    lws_rx_flow_control(wsi, 0)
+                    keepPausedLinkValid(session)
+                }
+            }
             switch message {
             case .text(let text): client.deliver(.text(text))
             case .binary(let bytes): client.deliver(.binary(bytes))
-            }
-            guard let window = client.window else { return }
-            let id = session.id
-            let pause = window.admit(bytes: size) { [weak self] in self?.submit(.resumeReading(id: id)) }
-            if pause, !session.readingPaused {
-                session.readingPaused = true
-                lws_rx_flow_control(wsi, 0)
-                keepPausedLinkValid(session)
             }
         } else if case .server(_, let events, _) = role {
             let client = ClientID(rawValue: session.id)

@@ -80,9 +80,10 @@ public final class WebSocketServer: Sendable {
         backlog.queued(for: client.rawValue)
     }
 
-    /// Closes one client's connection after what is already queued for it.
-    public func close(_ client: ClientID, code: UInt16 = 1000, reason: String = "") {
-        core.submit(.close(id: client.rawValue, code: code, reason: reason))
+    /// Closes one client's connection after what is already queued for it; with `discardingQueued`, at once,
+    /// dropping what is queued (for a client that does not read, whose queue would never drain).
+    public func close(_ client: ClientID, code: UInt16 = 1000, reason: String = "", discardingQueued: Bool = false) {
+        core.submit(.close(id: client.rawValue, code: code, reason: reason, discardingQueued: discardingQueued))
     }
 
     /// Fault injection: stop reading the client's socket (`lws_rx_flow_control`). lws answers

@@ -43,4 +43,20 @@ import Testing
         let line = #"{"time":"yesterday","key":"k","text":"ACK"}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(RecordedFrame.self, from: Data(line.utf8)) }
     }
+
+    @Test("a binary frame and a refused message keep their exact bytes, marked, and read back the same")
+    func bytesFramesRoundTrip() throws {
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        let binary = RecordedFrame(time: time, key: "k", content: .bytes([0, 1, 2, 0xFF]), binary: true)
+        let refused = RecordedFrame(time: time, key: "k", content: .bytes([0x4D, 0x53, 0x47, 0xC3]),
+                                    refused: "larger than 3 bytes (closed with 1009)", size: 2_000_000)
+        #expect(try binary.line() == #"{"binary":true,"bytes":"AAEC/w==","key":"k","time":"2023-11-14T22:13:20.000Z"}"#)
+        #expect(try refused.line() == #"{"bytes":"TVNHww==","key":"k","refused":"larger than 3 bytes (closed with 1009)","size":2000000,"time":"2023-11-14T22:13:20.000Z","truncated":true}"#)
+        for frame in [binary, refused] {
+            let back = try JSONDecoder().decode(RecordedFrame.self, from: Data(try frame.line().utf8))
+            #expect(back.bytes == frame.bytes)
+            #expect(back.binary == frame.binary && back.refused == frame.refused && back.size == frame.size)
+        }
+        #expect(refused.truncated && !binary.truncated)
+    }
 }

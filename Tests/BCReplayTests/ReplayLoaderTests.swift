@@ -229,3 +229,24 @@ import Testing
                 == .recordedFrame(text: text, recordedKey: "118f91f:UdoBre1M", offset: .zero))
     }
 }
+
+@Suite struct RecordingBytesTests {
+    @Test("a recorded binary frame replays as binary bytes; a refused message is reported, not replayed")
+    func binaryAndRefusedLines() {
+        let text = """
+            {"binary":true,"bytes":"AAEC/w==","key":"k","time":"2026-11-22T02:30:11.000Z"}
+            {"bytes":"TVNH","key":"k","refused":"larger than 1048576 bytes (closed with 1009)","size":2000000,"time":"2026-11-22T02:30:12.000Z","truncated":true}
+            {"key":"k","text":"MSG\\tk\\t{\\"t\\":8}","time":"2026-11-22T02:30:13.000Z"}
+
+            """
+        let playlist = RecordingParser.parse(text, file: "r.ndjson")
+        #expect(playlist.items.count == 2)
+        #expect(playlist.items.first?.binaryFrame == [0, 1, 2, 0xFF])
+        #expect(playlist.items.first?.frame(for: "mine") == nil)
+        #expect(playlist.items.last?.frame(for: "mine") == "MSG\tmine\t{\"t\":8}")
+        #expect(playlist.items.last?.offset == .seconds(2))
+        #expect(playlist.problems.map(\.location.line) == [2])
+        #expect(playlist.problems.first?.message.contains("refused") == true)
+        #expect(playlist.problems.first?.message.contains("3 of its 2000000 bytes kept") == true)
+    }
+}

@@ -1,0 +1,160 @@
+import BCListener
+import BCReplay
+import BCWebSocket
+import Foundation
+import Testing
+import TestSupport
+
+/// The replay server's memory stays bounded whatever its clients do: a subscriber that does not read, a
+/// connection that subscribes to key after key, channels nobody comes back to.
+@Suite(.timeLimit(.minutes(1)))
+struct ReplayLimitsTests {
+    private static func items(_ count: Int) -> [ReplayItem] {
+        (0..<count).map { number in
+            .fixture(name: "comment-\(number)", json: #"{"t":1,"u":"1","ac":"a","lci":"\#(number)","cm":"\#(String(repeating: "x", count: 2_000))"}"#,
+                     file: "generated")
+        }
+    }
+
+    /// A raw client on `server` with events in an inbox; with a window that is never released, it stops
+    /// reading after `maxMessages`.
+    private static func client(of server: ReplayServer, loop: WebSocketLoop, window: ReceiveWindow? = nil) throws
+        -> (WebSocketLink, Inbox<WebSocketEvent>) {
+        let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
+        let events = Inbox<WebSocketEvent>()
+        var configuration = WebSocketClientConfiguration()
+        configuration.permessageDeflate = false
+        let link = loop.connect(to: url, configuration: configuration, window: window) { events.push($0) }
+        return (link, events)
+    }
+
+    @Test("a subscriber that stops reading is closed after the stall timeout; the channel plays on for the others")
+    func aSubscriberThatDoesNotReadIsClosed() async throws {
+        let schedule = ReplaySchedule(items: Self.items(200), options: .init(interval: .zero, speed: .max, loop: true))
+        let limits = ReplayLimits(sendQueueHighWater: 32 * 1024, stalledSubscriberTimeout: .seconds(1),
+                                  maxQueuedBytes: 1 << 20)
+        let server = try await ReplayServer(schedule: schedule, limits: limits)
+        let activity = Inbox(server.activity)
+        let loop = WebSocketLoop(name: "ReplayLimitsTests")
+
+        // Stops reading after 4 messages, and never takes any of them.
+        let (stuck, stuckEvents) = try Self.client(of: server, loop: loop, window: ReceiveWindow(maxMessages: 4))
+        stuck.send("SUB\tshared")
+        #expect(try await stuckEvents.next(within: .seconds(10)) == .opened)
+        let (reader, readerEvents) = try Self.client(of: server, loop: loop)
+        reader.send("SUB\tshared")
+
+        let refusal = try await activity.first(within: .seconds(15), "the stalled subscriber's close") {
+            if case .refused(_, let why) = $0 { why.hasPrefix("did not read for 1 s") } else { false }
+        }
+        guard case .refused(let client, _) = refusal else { return }
+        _ = try await activity.first(within: .seconds(15), "the stalled subscriber's departure") { $0 == .left(client, key: nil) }
+        #expect(await server.queuedBytes(for: client) == 0)
+
+        // The reader keeps receiving after the stuck one is gone.
+        var afterwards = 0
+        while afterwards < 300 {
+            guard let event = try await readerEvents.next(within: .seconds(10), "the reader's messages") else { break }
+            if case .text = event { afterwards += 1 }
+        }
+        #expect(afterwards == 300)
+        stuck.close()
+        reader.close()
+        await loop.shutdown()
+        await server.stop()
+    }
+
+    @Test("one key too many on a connection gets ERR and a close (1008); the server serves the next client")
+    func tooManyKeysOnOneConnection() async throws {
+        let schedule = ReplaySchedule(items: Self.items(3), options: .init(interval: .zero, speed: .max))
+        let server = try await ReplayServer(schedule: schedule, limits: ReplayLimits(maxKeysPerConnection: 16))
+        let loop = WebSocketLoop(name: "ReplayLimitsTests")
+        let (greedy, events) = try Self.client(of: server, loop: loop)
+        greedy.send((0...16).map { "SUB\tkey-\($0)" }.joined(separator: "\n"))
+        let err = try await events.first(within: .seconds(10), "the ERR line") {
+            if case .text(let text) = $0 { text.hasPrefix("ERR") } else { false }
+        }
+        #expect(err == .text("ERR\tmore than 16 keys on one connection"))
+        let close = try await events.first(within: .seconds(10), "the close") {
+            if case .closed = $0 { true } else { false }
+        }
+        guard case .closed(let reason) = close else { return }
+        #expect(reason.code == 1008)
+        #expect(await server.channelCount <= 16)
+
+        let (polite, politeEvents) = try Self.client(of: server, loop: loop)
+        polite.send("SUB\tkey-0")
+        _ = try await politeEvents.first(within: .seconds(10), "a message for the next client") {
+            if case .text(let text) = $0 { text.hasPrefix("MSG\tkey-0\t") } else { false }
+        }
+        polite.close()
+        await loop.shutdown()
+        await server.stop()
+    }
+
+    @Test("a channel nobody comes back to is forgotten after the grace period")
+    func anAbandonedChannelIsReleased() async throws {
+        let schedule = ReplaySchedule(items: Self.items(1_000), options: .init(interval: .milliseconds(10)))
+        let server = try await ReplayServer(schedule: schedule, limits: ReplayLimits(resumeGrace: .milliseconds(300)))
+        let activity = Inbox(server.activity)
+        let loop = WebSocketLoop(name: "ReplayLimitsTests")
+        let (client, events) = try Self.client(of: server, loop: loop)
+        client.send("SUB\tshort-lived")
+        _ = try await events.first(within: .seconds(10), "a first message") {
+            if case .text = $0 { true } else { false }
+        }
+        #expect(await server.channelCount == 1)
+        client.close()
+        let released = try await activity.first(within: .seconds(10), "the channel's release") {
+            if case .released = $0 { true } else { false }
+        }
+        #expect(released == .released(key: "short-lived"))
+        #expect(await server.channelCount == 0)
+        await loop.shutdown()
+        await server.stop()
+    }
+}
+
+/// The listener's flow control end to end: a consumer that falls behind pauses the listener's reading, the
+/// server waits for it, and every message still arrives once, in order.
+@Suite(.timeLimit(.minutes(1)))
+struct ListenerFlowControlTests {
+    @Test("a consumer that falls behind pauses reading; the server waits; every message arrives in order")
+    func aSlowConsumerIsLagNotLoss() async throws {
+        let total = 3_000
+        let items = (0..<total).map { number in
+            ReplayItem.fixture(name: "c\(number)", json: #"{"t":1,"u":"1","ac":"a","lci":"\#(number)","cm":"\#(String(repeating: "x", count: 500))"}"#,
+                               file: "generated")
+        }
+        let schedule = ReplaySchedule(items: items, options: .init(interval: .zero, speed: .max))
+        let server = try await ReplayServer(schedule: schedule,
+                                            limits: ReplayLimits(sendQueueHighWater: 16 * 1024,
+                                                                 stalledSubscriberTimeout: .seconds(30)))
+        let url = try #require(URL(string: "ws://127.0.0.1:\(server.port)/"))
+        var configuration = BCListenerConfiguration(key: "slow", url: url, stopOnLiveEnd: false)
+        configuration.maxHeldMessages = 16
+        var iterator = ChannelListener(configuration: configuration).makeAsyncIterator()
+
+        // The consumer has not taken anything yet: wait (bounded) until the server holds messages back for it.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while await server.queuedBytesOfSubscribers(to: "slow") == 0 {
+            guard clock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await server.queuedBytesOfSubscribers(to: "slow") > 0)
+
+        var numbers: [Int] = []
+        var paused = false
+        while numbers.count < total, let event = await iterator.next() {
+            switch event {
+            case .message(.comment(let comment), _, _, _): numbers.append(Int(comment.commentID) ?? -1)
+            case .readingPaused(true): paused = true
+            default: break
+            }
+        }
+        #expect(paused)
+        #expect(numbers == Array(0..<total))
+        await server.stop()
+    }
+}
