@@ -2,6 +2,11 @@ extension BCResponse {
     /// One readable line saying what happened, for logs and terminals: "Taro: hello",
     /// "ねこまる sent 花束 ×8 (300 coins each)", "44 watching, 120 in total". Kinds without a line of their
     /// own say their meaning, and who did it when the kind carries a user.
+    ///
+    /// Names and comments are quoted as received, controls included: the summary is one line of display text
+    /// whose escaping belongs to the display (an app's label wants RLM kept, a terminal wants ESC and line
+    /// breaks shown as escapes), so print it to a terminal or a log through `TerminalText.escaped(_:)`, as
+    /// `bcstream` does.
     public var summary: String {
         switch self {
         case .comment(let comment):

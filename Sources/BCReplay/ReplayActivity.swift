@@ -1,6 +1,11 @@
+import BCMessages
 import BCWebSocket
 
 /// What the replay server did, for the person running it: who subscribed, what was sent, which fault fired.
+///
+/// The associated values keep what clients sent exactly; `description` quotes it as a bounded excerpt
+/// (`TerminalText.excerpt`: a key or a command can be a megabyte), not escaped: print it through
+/// `TerminalText.escaped(_:)`.
 public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
     /// A client subscribed to a channel.
     case subscribed(ClientID, key: String)
@@ -21,14 +26,15 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .subscribed(let client, let key): "\(client) subscribed to \(key)"
-        case .left(let client, let key?): "\(client) left \(key)"
+        case .subscribed(let client, let key): "\(client) subscribed to \(TerminalText.excerpt(key))"
+        case .left(let client, let key?): "\(client) left \(TerminalText.excerpt(key))"
         case .left(let client, nil): "\(client) disconnected"
         case .sent(let item, let key, let subscribers):
-            "sent \(item.fixtureName ?? item.location.description) on \(key) to \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+            "sent \(item.fixtureName ?? item.location.description) on \(TerminalText.excerpt(key)) to \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
         case .fault(let client, let what): "fault on \(client): \(what)"
-        case .unknownCommand(let client, let text): "\(client) sent something that is not bcsvr: \(text.prefix(60))"
-        case .finished(let key): "played everything on \(key)"
+        case .unknownCommand(let client, let text):
+            "\(client) sent something that is not bcsvr: \(TerminalText.excerpt(text))"
+        case .finished(let key): "played everything on \(TerminalText.excerpt(key))"
         case .refused(let client, let what): "closed \(client): \(what)"
         case .released(let key): "forgot \(key): no subscriber came back"
         }

@@ -91,7 +91,7 @@ struct BenchCommand: AsyncParsableCommand {
             do {
                 items = try loader.load(arguments: [payloads]).items
             } catch {
-                throw ValidationError(error.description)
+                throw ValidationError(TerminalText.escaped(error.description))
             }
             try await EndToEndBench(messages: messages, items: items, inFlight: inFlight).run()
         } else {
@@ -116,7 +116,7 @@ struct BenchCommand: AsyncParsableCommand {
             do {
                 corpus = try BenchCorpus.lines(of: self.corpus)
             } catch {
-                throw ValidationError("cannot read \(self.corpus): \(error.localizedDescription)")
+                throw ValidationError(TerminalText.escaped("cannot read \(self.corpus): \(error.localizedDescription)"))
             }
         }
         guard !corpus.messages.isEmpty else { throw ValidationError("the corpus has no messages") }
@@ -181,9 +181,10 @@ struct BenchCommand: AsyncParsableCommand {
                 if expected != actual {
                     mismatches += 1
                     if mismatches <= 5 {
-                        print("MISMATCH (\(mode)) in message \(index + 1): \(String(decoding: data.prefix(200), as: UTF8.self))")
-                        print("  JSONDecoder: \(expected)")
-                        print("  fast path:   \(actual)")
+                        // The corpus can be any file: its text is shown escaped, like every quote of input.
+                        print(reportLine("MISMATCH (\(mode)) in message \(index + 1): \(String(decoding: data.prefix(200), as: UTF8.self))"))
+                        print(reportLine("  JSONDecoder: \(expected)"))
+                        print(reportLine("  fast path:   \(actual)"))
                     }
                 }
             }

@@ -68,7 +68,7 @@ struct DecodeCommand: ParsableCommand {
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                throw ValidationError("cannot read \(path): \(error.localizedDescription)")
+                throw ValidationError(TerminalText.escaped("cannot read \(path): \(error.localizedDescription)"))
             }
             if path.hasSuffix(".json") {
                 decodeOne(text, key: nil, location: path)

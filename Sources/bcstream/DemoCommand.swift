@@ -1,5 +1,6 @@
 import ArgumentParser
 import BCListener
+import BCMessages
 import BCReplay
 import BCWebSocket
 import Foundation
@@ -25,7 +26,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             script = try DemoScript(catalog: loader.defaultCatalog())
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(TerminalText.escaped(error.description))
         }
         let server = try await ReplayServer(schedule: script.steps)
         guard let url = URL(string: "ws://\(server.host):\(server.port)/") else { throw ExitCode(1) }

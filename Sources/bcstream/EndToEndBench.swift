@@ -83,7 +83,7 @@ struct EndToEndBench {
                     FileHandle.standardError.write(Data("\(delivered) messages…\n".utf8))
                 }
             case .undecodable(_, let raw, let reason):
-                throw BenchFailure("a fixture did not decode (\(reason)): \(raw.prefix(80))")
+                throw BenchFailure(reportLine("a fixture did not decode (\(reason)): \(raw.prefix(80))"))
             case .failed(let failure):
                 throw BenchFailure("the listener stopped: \(failure)")
             case .disconnected, .reconnecting:

@@ -70,7 +70,7 @@ struct ListenCommand: AsyncParsableCommand {
     func validate() throws {
         if keys.isEmpty { throw ValidationError("Pass at least one --key (the live's bcsvr_key, like 118f91f:UdoBre1M).") }
         guard let parsed = URL(string: url), ["ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil else {
-            throw ValidationError("\(url) is not a ws:// or wss:// URL (e.g. wss://online.example.com/).")
+            throw ValidationError(TerminalText.escaped("\(url) is not a ws:// or wss:// URL (e.g. wss://online.example.com/)."))
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive.") }
@@ -80,7 +80,7 @@ struct ListenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let endpoint = URL(string: url) else { throw ValidationError("\(url) is not a URL.") }
+        guard let endpoint = URL(string: url) else { throw ValidationError(TerminalText.escaped("\(url) is not a URL.")) }
         let recorder = try record.map { try FrameRecorder(path: $0) }
         var webSocket = WebSocketClientConfiguration()
         webSocket.tls = .init(caFile: caFile, insecure: insecure)

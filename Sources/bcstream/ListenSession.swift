@@ -104,18 +104,24 @@ struct ListenSession {
 
 /// The status shown on stderr: on a terminal one line rewritten in place, with notes printed above it;
 /// elsewhere (a log, CI) only the notes, one per line.
+///
+/// Notes go through `reportLine`: they quote what the server sent (unknown commands, `ERR` text, the key of a
+/// `MSG` for another channel, close reasons), which must neither break the line nor drive the terminal. The
+/// status and the final counts are escaped too, but never cut.
 final class StatusLine: Sendable {
     private let isTerminal = isatty(STDERR_FILENO) == 1
 
     func note(_ text: String) {
+        let text = reportLine(text)
         write(isTerminal ? "\r\u{1B}[K\(text)\n" : "\(text)\n")
     }
 
     func show(_ text: String) {
-        if isTerminal { write("\r\u{1B}[K\(text)") }
+        if isTerminal { write("\r\u{1B}[K\(TerminalText.escaped(text))") }
     }
 
     func finish(_ text: String) {
+        let text = TerminalText.escaped(text)
         write(isTerminal ? "\r\u{1B}[K\(text)\n" : "\(text)\n")
     }
 

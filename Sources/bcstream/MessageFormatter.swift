@@ -4,6 +4,10 @@ import Foundation
 /// How a decoded message, an unknown kind or a failure is printed: one line each, as readable text or as
 /// NDJSON (`{"t":35,"kind":"gift","message":{…}}`). Shared by `decode`, `listen`, `replay` and `demo`, so
 /// every command prints a message the same way.
+///
+/// A text line is always one line that a terminal shows as it is: the controls and bidi controls of the
+/// text it quotes are written as escapes (`TerminalText`). NDJSON needs no such care: the encoder escapes
+/// the controls, and the rest is inert inside a JSON string.
 struct MessageFormatter {
     enum Format: String, CaseIterable, Sendable {
         case text
@@ -22,7 +26,9 @@ struct MessageFormatter {
     func line(for response: BCResponse, raw: String, key: String? = nil) -> String {
         switch format {
         case .text:
-            return "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) \(response.summary)"
+            // The summary quotes names and comments as received: this is where they meet the terminal.
+            return TerminalText.escaped(
+                "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) \(response.summary)")
         case .ndjson:
             var fields = ["\"t\":\(response.t)", "\"kind\":\(Self.quoted(response.kind))"]
             if let key { fields.append("\"key\":\(Self.quoted(key))") }
@@ -42,7 +48,8 @@ struct MessageFormatter {
             let prefix = error.t.map { "t=\($0)" } ?? "t=?"
             let kind = error.kind ?? "?"
             let at = location.map { "\($0): " } ?? ""
-            return "\(Self.padded(prefix, 6)) \(Self.padded(kind, Self.kindWidth)) ✗ \(at)\(error)"
+            // The description quotes the raw message, and the location can be a file name read from a folder.
+            return "\(Self.padded(prefix, 6)) \(Self.padded(kind, Self.kindWidth)) ✗ " + reportLine("\(at)\(error)")
         case .ndjson:
             var fields: [String] = []
             if let t = error.t { fields.append("\"t\":\(t)") }

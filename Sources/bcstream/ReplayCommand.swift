@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCMessages
 import BCReplay
 import Foundation
 
@@ -79,7 +80,7 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             playlist = try loader.load(arguments: sources)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(TerminalText.escaped(error.description))
         }
         for problem in playlist.problems { log("skipped \(problem)") }
         guard !playlist.items.isEmpty else { throw ValidationError("Nothing to play: the sources hold no message.") }
@@ -94,7 +95,7 @@ struct ReplayCommand: AsyncParsableCommand {
                                             schedule: ReplaySchedule(items: playlist.items, options: options),
                                             faults: faults)
         } catch {
-            throw ValidationError("cannot listen on \(host):\(port): \(error)")
+            throw ValidationError(TerminalText.escaped("cannot listen on \(host):\(port): \(error)"))
         }
         writeLine("ws://\(server.host):\(server.port)/")
         log("serving \(playlist.items.count) message\(playlist.items.count == 1 ? "" : "s") on ws://\(server.host):\(server.port)/ — subscribe with SUB<TAB><any key>")
@@ -125,8 +126,10 @@ struct ReplayCommand: AsyncParsableCommand {
         activityLog.cancel()
     }
 
+    /// One line of the activity log on stderr. It quotes what clients sent (keys, unknown commands) and names
+    /// read from disk, so it goes through `reportLine`.
     private func log(_ text: String) {
-        FileHandle.standardError.write(Data("replay: \(text)\n".utf8))
+        FileHandle.standardError.write(Data("replay: \(reportLine(text))\n".utf8))
     }
 }
 

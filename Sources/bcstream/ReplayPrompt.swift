@@ -1,9 +1,13 @@
+import BCMessages
 import BCReplay
 import Foundation
 
 /// The interactive prompt of `bcstream replay` on a terminal: a line editor in raw mode where Tab completes
 /// fixture names, t numbers and kinds, Enter pushes the typed fixtures to every subscriber, `who` lists the
 /// subscriptions, and Ctrl-D (or `quit`) ends the replay.
+///
+/// What it shows quotes fixture names read from disk and keys clients subscribed with, so every line it writes
+/// goes through `TerminalText.escaped` (`say`, `prompt`), one line at a time.
 struct ReplayPrompt {
     let completion: PromptCompletion?
     let server: ReplayServer
@@ -30,7 +34,10 @@ struct ReplayPrompt {
                     line = completed
                 } else {
                     let candidates = completion.completions(for: line)
-                    if candidates.count > 1 { say("\n" + candidates.prefix(40).joined(separator: "  ")) }
+                    if candidates.count > 1 {
+                        say("")
+                        say(candidates.prefix(40).joined(separator: "  "))
+                    }
                 }
             case 10, 13:  // Enter
                 say("")
@@ -51,9 +58,10 @@ struct ReplayPrompt {
     private func execute(_ line: String, completion: PromptCompletion) async {
         if line.trimmingCharacters(in: .whitespaces) == "who" {
             let subscriptions = await server.subscriptions
-            say(subscriptions.isEmpty ? "nobody is subscribed yet"
-                : subscriptions.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) subscriber(s)" }
-                    .joined(separator: "\n"))
+            if subscriptions.isEmpty { say("nobody is subscribed yet") }
+            for (key, count) in subscriptions.sorted(by: { $0.key < $1.key }) {
+                say("\(TerminalText.excerpt(key)): \(count) subscriber(s)")  // a key is what a client sent
+            }
             return
         }
         switch completion.resolve(line) {
@@ -73,11 +81,12 @@ struct ReplayPrompt {
     }
 
     private func prompt(_ line: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[Kreplay> \(line)".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[Kreplay> \(TerminalText.escaped(line))".utf8))
     }
 
+    /// Writes `text` as one line, escaped.
     private func say(_ text: String) {
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)\n".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(TerminalText.escaped(text))\n".utf8))
     }
 }
 
