@@ -11,37 +11,51 @@ enum FastEngine {
     static func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, mode: BCMessageDecoder.Mode
     ) throws(BCDecodingError) -> BCResponse {
-        if isUTF16OrUTF32(bytes) {
-            // JSONDecoder transcodes such text first; so little traffic is not UTF-8 that it goes to Foundation.
-            return try BCMessageDecoder(mode: mode, engine: .foundation).decode(Data(bytes))
+        // UTF-16 and UTF-32 are transcoded as JSONDecoder transcodes them, never handed to it: its decoding takes
+        // time cubic in the nesting depth (a second for 2 KB nested 511 deep), and it traps on some such text.
+        let result = JSONText.withText(of: bytes) { text -> Result<BCResponse, BCDecodingError> in
+            Result { () throws(BCDecodingError) in
+                guard let text else { throw malformed(bytes) }
+                return try decode(text: text, message: bytes, mode: mode)
+            }
         }
-        let text = withoutByteOrderMark(bytes)
-        guard let document = TapeDocument.scan(text) else {
-            let json = Data(bytes)
-            throw BCMessageDecoder.failure(.malformedJSON, in: json, t: nil, expected: "a JSON object",
-                                           found: BCMessageDecoder.describeMalformed(json))
-        }
+        return try result.get()
+    }
+
+    /// Decodes `text`, the message as UTF-8 without a byte order mark (what Foundation's JSON scanner reads).
+    /// Errors quote `message`, the bytes as given, as the Foundation engine's errors do.
+    private static func decode(
+        text: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>, mode: BCMessageDecoder.Mode
+    ) throws(BCDecodingError) -> BCResponse {
+        guard let document = TapeDocument.scan(text) else { throw malformed(message) }
         let response: BCResponse
         do {
             response = try extractDirectly(document) ?? BCResponse(from: TapeDecoder(document: document, index: 0))
         } catch let error as DecodingError {
-            let json = Data(bytes)
+            let json = Data(message)
             throw BCMessageDecoder.describe(error, in: json, raw: try? document.jsonValue(at: 0),
                                             t: typeNumber(of: document))
         } catch {
-            let json = Data(bytes)
+            let json = Data(message)
             throw BCMessageDecoder.failure(.malformedJSON, in: json, t: typeNumber(of: document),
                                            expected: "a JSON object", found: "\(error)")
         }
         if mode == .strict {
             let raw = try? document.jsonValue(at: 0)
-            try BCMessageDecoder.checkStrictly(response, json: Data(bytes), raw: raw) { encoded in
+            try BCMessageDecoder.checkStrictly(response, json: Data(message), raw: raw) { encoded in
                 encoded.withUnsafeBytes { raw in
                     TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)).flatMap { try? $0.jsonValue(at: 0) }
                 }
             }
         }
         return response
+    }
+
+    /// The error for a message that is not JSON (or not text), as the Foundation engine words it.
+    static func malformed(_ message: UnsafeBufferPointer<UInt8>) -> BCDecodingError {
+        let json = Data(message)
+        return BCMessageDecoder.failure(.malformedJSON, in: json, t: nil, expected: "a JSON object",
+                                        found: BCMessageDecoder.describeMalformed(json))
     }
 
     /// The hot kinds read straight off the tape, as `BCResponse(from:)` would read them; nil for other kinds and
@@ -65,18 +79,6 @@ enum FastEngine {
               document.entries[Int(index)].kind != .null
         else { return nil }
         return document.forceInt(at: index)
-    }
-
-    /// Text that starts with a UTF-16 or UTF-32 byte order mark, or with a zero byte (UTF-16/32 without one).
-    static func isUTF16OrUTF32(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 2 else { return false }
-        return bytes[0] == 0 || bytes[1] == 0
-            || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)
-    }
-
-    static func withoutByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        guard bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else { return bytes }
-        return UnsafeBufferPointer(rebasing: bytes[3...])
     }
 }
 
@@ -115,11 +117,13 @@ extension FastEngine {
     /// members hashed and compared, bytes unescaped. Tests use it to check that decoding stays linear.
     static func work(decoding json: Data, mode: BCMessageDecoder.Mode = .lenient) -> Int {
         json.withUnsafeBytes { raw in
-            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else { return 0 }
-            if extractDirectly(document) == nil {
-                _ = try? BCResponse(from: TapeDecoder(document: document, index: 0))
+            JSONText.withText(of: raw.assumingMemoryBound(to: UInt8.self)) { text in
+                guard let text, let document = TapeDocument.scan(text) else { return 0 }
+                if extractDirectly(document) == nil {
+                    _ = try? BCResponse(from: TapeDecoder(document: document, index: 0))
+                }
+                return document.work
             }
-            return document.work
         }
     }
 }

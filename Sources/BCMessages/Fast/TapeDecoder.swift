@@ -199,9 +199,17 @@ struct TapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Only a dictionary asks for every key. Its keys give numeric strings an int value (`"0"` is key 0), and
     /// Foundation's coding paths show them as `[0]`: the object is marked so that error paths do too.
+    /// Each distinct key once, as Foundation's: a dictionary decodes the value of each key it is given, and a
+    /// key given once per duplicate would have the first value decoded again for every one.
     var allKeys: [Key] {
-        let keys = document.memberIndices(of: object).compactMap { member in
-            document.string(at: member.key).flatMap { Key(stringValue: $0) }
+        var seen = Set<String>()
+        var keys: [Key] = []
+        for member in document.memberIndices(of: object) {
+            document.work += 1
+            guard let name = document.string(at: member.key), seen.insert(name).inserted,
+                  let key = Key(stringValue: name)
+            else { continue }
+            keys.append(key)
         }
         if keys.contains(where: { $0.intValue != nil }) { document.markIntegerKeys(object) }
         return keys
@@ -419,8 +427,7 @@ struct TapeSingleValueContainer: SingleValueDecodingContainer, JSONNumberTextDec
 
     private func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
         guard kind == .number else { throw typeFailure(type) }
-        if let int = document.int64(at: index), let value = I(exactly: int) { return value }
-        if let uint = document.uint64(at: index), let value = I(exactly: uint) { return value }
+        if let value = document.integer(I.self, at: index) { return value }
         throw failure(type)
     }
 

@@ -68,32 +68,55 @@ extension TapeDocument {
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
-    /// The number as Int64, as `JSONDecoder` decodes `Int`/`Int64`: an integral value in range, whether written
-    /// `12`, `12.0` or `1.2e1`.
-    func int64(at index: Int32) -> Int64? {
+    /// The number as Int64, as `JSONDecoder` decodes `Int`/`Int64` (see `integer(_:at:)`).
+    @inline(__always)
+    func int64(at index: Int32) -> Int64? { integer(Int64.self, at: index) }
+
+    /// The number as UInt64, as `JSONDecoder` decodes it (see `integer(_:at:)`).
+    func uint64(at index: Int32) -> UInt64? { integer(UInt64.self, at: index) }
+
+    /// The number as `T`, as `JSONDecoder` decodes a fixed-width integer (swift-foundation's
+    /// `unwrapFixedWidthInteger`): a plain integer literal in range is itself; any other number goes through
+    /// Double, which must hold an integer of `T` (`12.0`, `1.2e1`; `1e-400` is 0). Below 2^53 that is the value.
+    /// From 2^53 up, where a Double no longer tells integers apart, the value is the number read as Decimal and
+    /// truncated toward zero: `9007199254740993.0` is 9007199254740993 (the Double says ...992), and
+    /// `9007199254740993.5` is 9007199254740993 too; a Decimal whose digits exceed UInt64 is no integer at all.
+    func integer<T: FixedWidthInteger>(_ type: T.Type, at index: Int32) -> T? {
         let entry = entries[Int(index)]
         guard entry.kind == .number else { return nil }
         let token = token(at: index)
+        guard Self.isValidNumber(token) else { return nil }
         if entry.flags & TapeEntry.integerLiteral != 0 {
-            guard Self.isValidNumber(token) else { return nil }
-            return Self.parseInteger(token)
+            if let int = Self.parseInteger(token) {
+                if let value = T(exactly: int) { return value }
+            } else if token[0] != UInt8(ascii: "-"), let uint = UInt64(String(decoding: token, as: UTF8.self)),
+                      let value = T(exactly: uint) {
+                return value
+            }
         }
-        guard let double = parsedDouble(at: index), double.rounded(.towardZero) == double else { return nil }
-        return Int64(exactly: double)
+        return Self.integerThroughDouble(T.self, String(decoding: token, as: UTF8.self))
     }
 
-    /// The number as UInt64, as `JSONDecoder` decodes it.
-    func uint64(at index: Int32) -> UInt64? {
-        let entry = entries[Int(index)]
-        guard entry.kind == .number else { return nil }
-        let token = token(at: index)
-        if entry.flags & TapeEntry.integerLiteral != 0 {
-            guard Self.isValidNumber(token) else { return nil }
-            if token[0] == UInt8(ascii: "-") { return Self.parseInteger(token) == 0 ? 0 : nil }
-            return UInt64(String(decoding: token, as: UTF8.self))
+    /// JSONDecoder's slow path for integers (`_slowpath_unwrapFixedWidthInteger` and its
+    /// `FixedWidthInteger.init?(_: Decimal)`), for a valid number token that is not a plain literal in range.
+    static func integerThroughDouble<T: FixedWidthInteger>(_: T.Type, _ text: String) -> T? {
+        guard let double = Double(text), let value = T(exactly: double) else { return nil }
+        if double.magnitude < 0x1p53 { return value }
+        guard let decimal = Decimal(string: text), !decimal.isNaN else { return nil }
+        if decimal.isSignMinus && !T.isSigned { return nil }
+        // The Decimal's digits must fit UInt64, then its exponent scales them (a negative one truncating).
+        guard var magnitude = UInt64(decimal.significand.description) else { return nil }
+        if decimal.exponent < 0 {
+            for _ in 0 ..< -decimal.exponent { magnitude /= 10 }
+        } else {
+            for _ in 0 ..< decimal.exponent {
+                let (scaled, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                if overflow { return nil }
+                magnitude = scaled
+            }
         }
-        guard let double = parsedDouble(at: index), double.rounded(.towardZero) == double else { return nil }
-        return UInt64(exactly: double)
+        guard let sized = T(exactly: magnitude) else { return nil }
+        return decimal.isSignMinus ? 0 - sized : sized
     }
 
     /// A valid number token parsed as Double, finite. This is how `JSONDecoder` reads an integer written with
@@ -117,14 +140,36 @@ extension TapeDocument {
             return Double(int)
         }
         guard let double = parsedDouble(at: index) else { return nil }
-        if double == 0 {
-            // strtod reports ERANGE for a nonzero number that rounds to zero, and JSONDecoder fails on it.
-            for byte in token {
-                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
-                if byte &- UInt8(ascii: "1") < 9 { return nil }
+        // A nonzero number that rounds to zero underflowed, and JSONDecoder fails on it.
+        if double == 0 && !Self.isTrueZero(token) { return nil }
+        return double
+    }
+
+    /// Whether a number that parsed as zero is written as zero, byte for byte as JSONDecoder decides it
+    /// (`JSONDecoderImpl.isTrueZero`): a nonzero digit before the exponent means it underflowed. JSONDecoder
+    /// looks at four bytes at a time from the start, but at the last `count % 4` bytes from last to first, so it
+    /// meets the exponent's digit of `0e1`, `0E1` or `0.00e1` before the `e`: those are no Double to it (a message
+    /// of an unknown kind holding one does not decode), and the fast engine agrees.
+    static func isTrueZero(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inline(__always)
+        func check(_ byte: UInt8) -> Bool? {
+            switch byte {
+            case UInt8(ascii: "1")...UInt8(ascii: "9"): false
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): true
+            default: nil
             }
         }
-        return double
+        var offset = 0
+        while token.count - offset >= 4 {
+            for byte in token[offset..<(offset + 4)] {
+                if let answer = check(byte) { return answer }
+            }
+            offset += 4
+        }
+        for byte in token[offset...].reversed() {
+            if let answer = check(byte) { return answer }
+        }
+        return true
     }
 
     /// The number as Decimal, as `JSONDecoder` decodes it.
@@ -217,6 +262,15 @@ extension TapeDocument {
     /// `JSONValue(from:)` over this document, without probing: the same value, or an error where
     /// `JSONValue(from:)` fails (a value no decode accepts: an unreadable string, a number no Double holds).
     func jsonValue(at index: Int32) throws -> JSONValue {
+        var failure = index
+        if let value = jsonValue(at: index, failure: &failure) { return value }
+        // Built once, for the value that fails: each array around a bad value fails too, and a coding path is a
+        // walk from the top, so an error per level would cost the square of the depth.
+        throw mismatch([String: Any].self, at: failure, "Expected to decode Dictionary<String, Any>")
+    }
+
+    /// The value, or nil with `failure` set to where `JSONValue(from:)` throws its type mismatch.
+    private func jsonValue(at index: Int32, failure: inout Int32) -> JSONValue? {
         let entry = entries[Int(index)]
         switch entry.kind {
         case .null: return .null
@@ -230,31 +284,36 @@ extension TapeDocument {
             var elements: [JSONValue] = []
             elements.reserveCapacity(Int(entry.b))
             var element = index + 1
-            do {
-                for _ in 0..<entry.b {
-                    elements.append(try jsonValue(at: element))
-                    element = next(after: element)
-                }
-                return .array(elements)
-            } catch {
+            for _ in 0..<entry.b {
                 // JSONValue tries `[JSONValue]` with `try?`, so a bad element fails the array as a whole, and it
-                // goes on to try an object.
+                // goes on to try an object: the array's own mismatch.
+                guard let value = jsonValue(at: element, failure: &failure) else { break }
+                elements.append(value)
+                element = next(after: element)
             }
+            if elements.count == Int(entry.b) { return .array(elements) }
         case .object:
             var members: [String: JSONValue] = [:]
             members.reserveCapacity(Int(entry.b))
             var key = index + 1
+            var keysReadable = true
             for _ in 0..<entry.b {
                 guard let name = string(at: key) else {
-                    throw mismatch([String: Any].self, at: index, "Expected to decode Dictionary<String, Any>")
+                    keysReadable = false
+                    break
                 }
                 // The first of duplicate keys wins, and a later duplicate is never read.
-                if members[name] == nil { members[name] = try jsonValue(at: key + 1) }
+                if members[name] == nil {
+                    // A bad member's own error goes up as it is.
+                    guard let value = jsonValue(at: key + 1, failure: &failure) else { return nil }
+                    members[name] = value
+                }
                 key = next(after: key + 1)
             }
-            return .object(members)
+            if keysReadable { return .object(members) }
         }
-        throw mismatch([String: Any].self, at: index, "Expected to decode Dictionary<String, Any>")
+        failure = index
+        return nil
     }
 
     // MARK: - Errors
@@ -286,6 +345,7 @@ extension TapeDocument {
             var child = container + 1
             var found = false
             for ordinal in 0..<Int(entry.b) {
+                work += 1
                 let value = entry.kind == .object ? child + 1 : child
                 let end = next(after: value)
                 if value <= target && target < end {
