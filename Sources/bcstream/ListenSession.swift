@@ -19,7 +19,9 @@ struct ListenSession {
     }
 
     private enum Report: Sendable {
-        case event(key: String, host: String, BCListenerEvent)
+        /// `handled` is resumed once the event is printed: the listener takes its next event only then, so its
+        /// flow control (`maxHeldMessages`) bounds what waits for stdout.
+        case event(key: String, host: String, BCListenerEvent, handled: CheckedContinuation<Void, Never>)
         case finished(key: String)
         case timeUp
     }
@@ -38,7 +40,11 @@ struct ListenSession {
                 let key = listener.configuration.key
                 let host = listener.configuration.host
                 group.addTask {
-                    for await event in listener { feed.yield(.event(key: key, host: host, event)) }
+                    for await event in listener {
+                        await withCheckedContinuation { handled in
+                            feed.yield(.event(key: key, host: host, event, handled: handled))
+                        }
+                    }
                     feed.yield(.finished(key: key))
                 }
             }
@@ -49,7 +55,8 @@ struct ListenSession {
                 }
             }
             var running = listeners.count
-            reading: for await report in reports {
+            var pending = reports.makeAsyncIterator()
+            reading: while let report = await pending.next() {
                 switch report {
                 case .timeUp:
                     status.note("stopping: --duration reached")
@@ -58,7 +65,8 @@ struct ListenSession {
                     running -= 1
                     if running == 0 { break reading }
                     continue
-                case .event(let key, let host, let event):
+                case .event(let key, let host, let event, let handled):
+                    defer { handled.resume() }
                     let shownKey = showKey ? key : nil
                     switch event {
                     case .message(let response, let raw, _, _):
@@ -95,6 +103,14 @@ struct ListenSession {
                 }
             }
             group.cancelAll()
+            // Let every listener see its cancellation: an event it is waiting to hand over is released unprinted.
+            while running > 0, let report = await pending.next() {
+                switch report {
+                case .event(_, _, _, let handled): handled.resume()
+                case .finished: running -= 1
+                case .timeUp: break
+                }
+            }
             feed.finish()
         }
         status.finish("\(outcome.tally.summary)")
