@@ -62,9 +62,11 @@ public struct BCListenerConfiguration: Hashable, Sendable {
         self.maxHeldBytes = maxHeldBytes
     }
 
-    /// The server's host name for messages to a person (`online.mirrativ.com`), the whole URL when it has none.
+    /// The server for messages to a person: its host name (`online.mirrativ.com`), with the port when the URL
+    /// names one (`127.0.0.1:8080`); the whole URL when it has no host.
     public var host: String {
-        url.host ?? url.absoluteString
+        guard let host = url.host else { return url.absoluteString }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 }
 

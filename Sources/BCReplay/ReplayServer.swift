@@ -200,10 +200,8 @@ public actor ReplayServer {
     private func refuse(_ client: ClientID, _ why: String, reading: Bool = true) {
         if reading { server.send("ERR\t\(why)", to: client) }
         server.close(client, code: 1008, reason: String(why.prefix(100)), discardingQueued: !reading)
-        if let key = clients[client]?.key {
-            clients[client]?.key = nil
-            left(key)
-        }
+        // Forgotten at once: whatever else it sent (100,000 more SUBs, say) is not heard, nor logged.
+        if let key = clients.removeValue(forKey: client)?.key { left(key) }
         report.yield(.refused(client, why))
     }
 

@@ -32,6 +32,10 @@ enum ConnectFailureClassifier {
                 return .refused
             }
         }
+        if lower.contains("read failed") {
+            // lws' text when the socket reached EOF (or a reset) while it waited for the upgrade answer.
+            return .other("the server closed the connection before answering the WebSocket upgrade (lws: \(message))")
+        }
         return .other(message.isEmpty ? "libwebsockets gave no reason" : message)
     }
 }

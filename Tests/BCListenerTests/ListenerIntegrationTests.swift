@@ -114,8 +114,9 @@ struct ListenerIntegrationTests {
             let heard = try await harness.listen(configuration).all(within: .seconds(5))
             #expect(ContinuousClock.now - started < .seconds(2), "no back-off before giving up")
             #expect(heard.map(\.event) == [.failed(.rejected(.httpStatus(403)))])
+            #expect(configuration.host.hasPrefix("127.0.0.1:"), "the port is named")
             #expect(heard.first?.event.description(host: configuration.host) == """
-                127.0.0.1 rejected the connection: HTTP 403 Forbidden instead of a WebSocket; not retrying, as it \
+                \(configuration.host) rejected the connection: HTTP 403 Forbidden instead of a WebSocket; not retrying, as it \
                 would be rejected again (the server does not let this client in)
                 """)
             _ = try await peer.reported("rejected n=1 status=403")

@@ -113,10 +113,10 @@ import Testing
             let errors = try await listen.errorLines.all(within: .seconds(5), "the end of bcstream's stderr")
             #expect(status == 1)
             #expect(try await listen.lines.all(within: .seconds(5)).isEmpty)
-            #expect(errors.contains("""
-                127.0.0.1 rejected the connection: HTTP 403 Forbidden instead of a WebSocket; not retrying, as it \
+            #expect(errors.contains { $0.hasPrefix("127.0.0.1:") && $0.hasSuffix("""
+                 rejected the connection: HTTP 403 Forbidden instead of a WebSocket; not retrying, as it \
                 would be rejected again (the server does not let this client in)
-                """), "stderr: \(errors)")
+                """) }, "stderr, naming host and port: \(errors)")
             _ = try await peer.reported("rejected n=1 status=403")
             #expect(peer.transcript.filter { $0.hasPrefix("request ") }.count == 1, "one attempt only")
         }
