@@ -28,8 +28,8 @@ public final class ReceiveWindow: Sendable {
     /// - Parameters:
     ///   - maxMessages: messages held before reading pauses; at least 1.
     ///   - maxBytes: payload bytes held before reading pauses; at least 1.
-    ///   - onChange: called with `true` when reading pauses and `false` when it resumes (on any thread; keep
-    ///     it short).
+    ///   - onChange: called with `true` when reading pauses and `false` when it resumes, in that order, on any
+    ///     thread and under the window's lock: keep it short and never call back into the window.
     public init(maxMessages: Int = 1_024, maxBytes: Int = 4 << 20,
                 onChange: @escaping @Sendable (_ paused: Bool) -> Void = { _ in }) {
         self.maxMessages = max(1, maxMessages)
@@ -56,24 +56,23 @@ public final class ReceiveWindow: Sendable {
                 return []
             }
             defer { state.resumers = [] }
+            // Under the lock, so that pauses and resumes are told in the order they happened.
+            onChange(false)
             return state.resumers
         }
-        guard !resumers.isEmpty else { return }
         for resume in resumers { resume() }
-        onChange(false)
     }
 
     /// Loop thread: a message of `bytes` bytes was delivered. Returns true when the connection must pause now;
     /// `resume` is then kept and called once the consumer has caught up.
     func admit(bytes: Int, resume: @escaping @Sendable () -> Void) -> Bool {
-        let (pause, first) = state.withLock { state -> (Bool, Bool) in
+        state.withLock { state in
             state.messages += 1
             state.bytes += bytes
-            guard state.messages >= maxMessages || state.bytes >= maxBytes else { return (false, false) }
+            guard state.messages >= maxMessages || state.bytes >= maxBytes else { return false }
             state.resumers.append(resume)
-            return (true, state.resumers.count == 1)
+            if state.resumers.count == 1 { onChange(true) }
+            return true
         }
-        if first { onChange(true) }
-        return pause
     }
 }
