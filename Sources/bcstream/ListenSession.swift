@@ -1,6 +1,7 @@
 import BCListener
 import BCMessages
 import Foundation
+import Synchronization
 
 /// Runs one or more channel listeners at once and prints what they report: messages on stdout (as
 /// `decode` prints them), the connection state and counts on stderr. Shared by `listen` and `demo`.
@@ -71,13 +72,18 @@ struct ListenSession {
                     switch event {
                     case .message(let response, let raw, _, _):
                         outcome.tally.count(response)
+                        status.clear()
                         writeLine(formatter.line(for: response, raw: raw, key: shownKey))
                     case .undecodable(let error?, let raw, _):
                         outcome.tally.countError()
+                        status.clear()
                         writeLine(formatter.line(for: error, raw: raw, key: shownKey))
                     case .undecodable(nil, let raw, let reason):
                         status.note("\(key): \(reason)")
-                        if format == .ndjson { writeLine(formatter.line(forProblem: reason, raw: raw, key: key)) }
+                        if format == .ndjson {
+                            status.clear()
+                            writeLine(formatter.line(forProblem: reason, raw: raw, key: key))
+                        }
                     case .connected:
                         open.insert(key)
                         status.note(event.description(host: host))
@@ -94,7 +100,10 @@ struct ListenSession {
                     case .subscribed, .serverError, .recordingFailed, .ended, .readingPaused:
                         status.note(event.description(host: host))
                     }
-                    status.show("\(open.count)/\(listeners.count) connected · \(outcome.tally.summary)"
+                    // State and counts only; the per-kind tally is the final summary's.
+                    let errors = outcome.tally.errors
+                    status.show("\(open.count)/\(listeners.count) connected · \(outcome.tally.messages) messages · "
+                        + "\(errors) error\(errors == 1 ? "" : "s")"
                         + (reconnects > 0 ? " · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")" : ""))
                     if let count, outcome.tally.messages >= count {
                         status.note("stopping: --count \(count) reached")
@@ -124,21 +133,67 @@ struct ListenSession {
 /// Notes go through `reportLine`: they quote what the server sent (unknown commands, `ERR` text, the key of a
 /// `MSG` for another channel, close reasons), which must neither break the line nor drive the terminal. The
 /// status and the final counts are escaped too, but never cut.
+///
+/// The status line never shares a row with anything: it is erased before each note and before each line written
+/// to stdout (`clear()`), cut to the terminal's width so it never wraps, and redrawn at most ten times a second.
 final class StatusLine: Sendable {
     private let isTerminal = isatty(STDERR_FILENO) == 1
+    private struct Shown {
+        var visible = false
+        var lastDrawn: ContinuousClock.Instant?
+    }
+    private let shown = Mutex(Shown())
 
     func note(_ text: String) {
         let text = reportLine(text)
-        write(isTerminal ? "\r\u{1B}[K\(text)\n" : "\(text)\n")
+        clear()
+        write("\(text)\n")
+    }
+
+    /// Erases the status line, so that what follows (a message on stdout, a note) starts at column 0.
+    func clear() {
+        guard isTerminal else { return }
+        let visible = shown.withLock { shown in
+            defer { shown.visible = false; shown.lastDrawn = nil }
+            return shown.visible
+        }
+        if visible { write("\r\u{1B}[K") }
     }
 
     func show(_ text: String) {
-        if isTerminal { write("\r\u{1B}[K\(TerminalText.escaped(text))") }
+        guard isTerminal else { return }
+        let now = ContinuousClock.now
+        let draw = shown.withLock { shown in
+            if let last = shown.lastDrawn, shown.visible, now - last < .milliseconds(100) { return false }
+            shown.visible = true
+            shown.lastDrawn = now
+            return true
+        }
+        if draw { write("\r\u{1B}[K\(Self.fitted(TerminalText.escaped(text)))") }
+    }
+
+    /// `text` cut to one scalar less than the terminal's width (a line filling the last column wraps on some
+    /// terminals), with "…" where it was cut.
+    private static func fitted(_ text: String) -> String {
+        var size = winsize()
+        let columns = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+        let room = max(10, columns - 1)
+        var width = 0
+        var result = ""
+        for scalar in text.unicodeScalars {
+            // East Asian wide characters and emoji take two columns.
+            let cells = scalar.value >= 0x1100 && scalar.properties.isEmojiPresentation || (0x2E80...0xFFDC).contains(scalar.value) ? 2 : 1
+            if width + cells > room - 1 { return result + "…" }
+            width += cells
+            result.unicodeScalars.append(scalar)
+        }
+        return result
     }
 
     func finish(_ text: String) {
         let text = TerminalText.escaped(text)
-        write(isTerminal ? "\r\u{1B}[K\(text)\n" : "\(text)\n")
+        clear()
+        write("\(text)\n")
     }
 
     private func write(_ text: String) {
