@@ -196,7 +196,9 @@ struct ClientTests {
             }
             #expect(reason.cause == .silence(after: .seconds(2)))
             #expect(reason.initiatedLocally)
-            #expect(elapsed >= .milliseconds(1_500) && elapsed < .seconds(5))
+            // The cause above already says the hangup came a whole window after the last pong; the clock here
+            // starts when the test saw `.opened`, which a loaded machine delivers late, so the low bound is loose.
+            #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(5))
         }
         await loop.shutdown()
     }
