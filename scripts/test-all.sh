@@ -12,18 +12,20 @@ swift test --skip-build
 
 # Known open, each a hostile case the product does not handle yet (see the README's "Hostile input" section):
 # they are run by hand (`python3 -m pytest -q Tests/Hostile`) and left out here so that CI holds what works.
+# Each is excluded by its test's name (with -k: node ids are relative to Tests/Hostile/pytest.ini's folder).
 known_open=(
     # lws hands a RECEIVE callback nothing until its rx buffer fills: a header announcing 2^62 bytes followed
     # by a trickle is not refused until the trickle fills it (memory stays flat; the close comes late).
-    "Tests/Hostile/test_hostile_servers.py::test_frame_announcing_2_pow_62_bytes_is_not_allocated"
-    # 2 KB of garbage instead of an HTTP answer is reported as a connect timeout, not as garbage.
-    "Tests/Hostile/test_hostile_servers.py::test_malformed_handshake_is_reported_and_retried[garbage]"
+    test_frame_announcing_2_pow_62_bytes_is_not_allocated
+    # 2 KB of garbage instead of an HTTP answer is reported as a connect timeout, not as garbage
+    # (test_malformed_handshake_is_reported_and_retried[garbage]).
+    garbage
     # The replay server does not log a connection that never completes its upgrade (it is dropped after 10 s).
-    "Tests/Hostile/test_hostile_clients.py::test_a_client_dripping_its_handshake_does_not_hold_the_server"
+    test_a_client_dripping_its_handshake_does_not_hold_the_server
 )
-deselect=()
-for test in "${known_open[@]}"; do deselect+=(--deselect "$test"); done
-BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" python3 -m pytest -q Tests/Hostile "${deselect[@]}"
+expression=""
+for test in "${known_open[@]}"; do expression+="${expression:+ and }not $test"; done
+BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" python3 -m pytest -q Tests/Hostile -k "$expression"
 
 bash Fuzz/run.sh 60
 
