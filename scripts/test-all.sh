@@ -17,11 +17,6 @@ known_open=(
     # lws hands a RECEIVE callback nothing until its rx buffer fills: a header announcing 2^62 bytes followed
     # by a trickle is not refused until the trickle fills it (memory stays flat; the close comes late).
     test_frame_announcing_2_pow_62_bytes_is_not_allocated
-    # 2 KB of garbage instead of an HTTP answer is reported as a connect timeout, not as garbage
-    # (test_malformed_handshake_is_reported_and_retried[garbage]).
-    garbage
-    # The replay server does not log a connection that never completes its upgrade (it is dropped after 10 s).
-    test_a_client_dripping_its_handshake_does_not_hold_the_server
 )
 expression=""
 for test in "${known_open[@]}"; do expression+="${expression:+ and }not $test"; done

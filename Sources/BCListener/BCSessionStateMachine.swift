@@ -26,6 +26,9 @@ public struct BCSessionStateMachine: Sendable {
     public enum Event: Hashable, Sendable {
         /// Begin: make the first connection attempt.
         case start
+        /// The transport reached the server and sent its upgrade request: a timeout from here on is the
+        /// server's silence (or garbage), not the network's.
+        case upgradeRequested
         /// The WebSocket opened.
         case connectionOpened
         /// A text frame arrived, stamped with the wall-clock time it was received.
@@ -71,7 +74,7 @@ public struct BCSessionStateMachine: Sendable {
 
     private enum State: Hashable, Sendable {
         case idle
-        case connecting(attempt: Int, deadline: Duration)
+        case connecting(attempt: Int, deadline: Duration, upgrading: Bool = false)
         case open(Connection)
         case waiting(attempt: Int, until: Duration)
         case finished
@@ -118,7 +121,11 @@ public struct BCSessionStateMachine: Sendable {
         case (.idle, .start):
             return connect(attempt: 1, now: now)
 
-        case (.connecting(let attempt, _), .connectionOpened):
+        case (.connecting(let attempt, let deadline, _), .upgradeRequested):
+            state = .connecting(attempt: attempt, deadline: deadline, upgrading: true)
+            return []
+
+        case (.connecting(let attempt, _, _), .connectionOpened):
             let nextPingAt = now + configuration.pingInterval
             state = .open(Connection(attempt: attempt, openedAt: now, nextPingAt: nextPingAt, awaitingAck: false))
             return [
@@ -128,13 +135,15 @@ public struct BCSessionStateMachine: Sendable {
                 .setTimer(at: nextPingAt),
             ]
 
-        case (.connecting(let attempt, _), .connectFailed(let failure)),
-             (.connecting(let attempt, _), .connectionClosed(let failure)):
+        case (.connecting(let attempt, _, _), .connectFailed(let failure)),
+             (.connecting(let attempt, _, _), .connectionClosed(let failure)):
             return retryOrStop(after: failure, attempt: attempt, openedAt: nil, now: now)
 
-        case (.connecting(let attempt, let deadline), .timerFired):
+        case (.connecting(let attempt, let deadline, let upgrading), .timerFired):
             guard now >= deadline else { return [.setTimer(at: deadline)] }
-            let failure = BCTransportFailure.timedOut(after: configuration.connectTimeout)
+            let failure: BCTransportFailure = upgrading
+                ? .handshakeTimedOut(after: configuration.connectTimeout)
+                : .timedOut(after: configuration.connectTimeout)
             return [.close(code: CloseCode.goingAway, reason: "connection timed out")]
                 + retryOrStop(after: failure, attempt: attempt, openedAt: nil, now: now)
 

@@ -8,6 +8,8 @@ public enum BCTransportFailure: Hashable, Sendable, CustomStringConvertible {
     case refused
     /// The connection attempt did not complete in time.
     case timedOut(after: Duration)
+    /// Connected, but the server's answer to the upgrade request did not come, whole and valid, in time.
+    case handshakeTimedOut(after: Duration)
     /// The TLS handshake failed (certificate, protocol version…), with the library's words.
     case tls(String)
     /// The server answered the WebSocket upgrade with this HTTP status instead of 101.
@@ -40,6 +42,8 @@ public enum BCTransportFailure: Hashable, Sendable, CustomStringConvertible {
             "connection refused"
         case .timedOut(let after):
             "connection timed out after \(after.spoken)"
+        case .handshakeTimedOut(let after):
+            "WebSocket handshake timed out after \(after.spoken): connected, but no valid answer came (nothing, or not HTTP)"
         case .tls(let detail):
             detail.isEmpty ? "TLS handshake failed" : "TLS handshake failed: \(detail.excerpt)"
         case .httpStatus(let status):

@@ -174,7 +174,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     frameBytes = bytes.count
                 case .refused(let refused):
                     record(RecordedFrame(refused, at: receivedAt, key: configuration.key), output: output)
-                case .opened, .closed, .failed:
+                case .upgrading, .opened, .closed, .failed:
                     break
                 }
                 guard generation == connectionGeneration else {
@@ -182,6 +182,8 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     continue
                 }
                 switch socketEvent {
+                case .upgrading:
+                    event = .upgradeRequested
                 case .opened:
                     event = .connectionOpened
                 case .text(let text):
@@ -247,6 +249,7 @@ extension BCTransportFailure {
         case .dnsFailed: self = .dnsFailed
         case .refused: self = .refused
         case .timedOut(let after): self = .timedOut(after: after)
+        case .handshakeTimedOut(let after): self = .handshakeTimedOut(after: after)
         case .tls(let detail): self = .tls(detail)
         case .httpStatus(let status): self = .httpStatus(status)
         case .cancelled: self = .other("connection attempt abandoned")

@@ -1,13 +1,13 @@
 extension Duration {
     /// The duration in seconds, as a `Double`.
-    var seconds: Double {
+    package var seconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) * 1e-18
     }
 
     /// The duration for a person, rounded to what a person reads: `"250 ms"`, `"3.2 s"`, `"10 s"`,
     /// `"2 min 5 s"`.
-    var spoken: String {
+    package var spoken: String {
         let seconds = max(self.seconds, 0)
         if seconds < 0.9995 {
             return "\(Int((seconds * 1000).rounded())) ms"

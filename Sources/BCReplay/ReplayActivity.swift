@@ -1,3 +1,4 @@
+import BCListener
 import BCMessages
 import BCWebSocket
 
@@ -23,6 +24,8 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
     case refused(ClientID, String)
     /// A channel had no subscriber for the whole grace period and was forgotten.
     case released(key: String)
+    /// A connection ended before completing its WebSocket upgrade (hung up, not HTTP, or too slow).
+    case abandoned(peer: String, after: Duration)
 
     public var description: String {
         switch self {
@@ -36,7 +39,9 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
             "\(client) sent something that is not bcsvr: \(TerminalText.excerpt(text))"
         case .finished(let key): "played everything on \(TerminalText.excerpt(key))"
         case .refused(let client, let what): "closed \(client): \(what)"
-        case .released(let key): "forgot \(key): no subscriber came back"
+        case .released(let key): "forgot \(TerminalText.excerpt(key)): no subscriber came back"
+        case .abandoned(let peer, let after):
+            "a connection from \(peer) ended after \(after.spoken) without completing its WebSocket handshake (hung up, not HTTP, or timed out)"
         }
     }
 }

@@ -160,6 +160,8 @@ public actor ReplayServer {
             report.yield(.unknownCommand(client, "a binary message of \(bytes.count) bytes"))
         case .refused(let client, let message):
             report.yield(.refused(client, message.description))
+        case .abandoned(let peer, let after):
+            report.yield(.abandoned(peer: peer, after: after))
         case .drained(let client):
             clients[client]?.fullSince = nil
             if let key = clients[client]?.key { wakeRoomWaiters(of: key) }

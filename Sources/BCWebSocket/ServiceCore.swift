@@ -30,6 +30,10 @@ final class ServiceCore: @unchecked Sendable {
 
     private var context: OpaquePointer?
     private var sessions: [UInt64: ServiceSession] = [:]
+    /// Server: connections accepted and not yet upgraded, so that one dropped before its upgrade is reported.
+    /// An entry lives from lws' NEW_CLIENT_INSTANTIATED to ESTABLISHED or WSI_DESTROY, so the table holds at
+    /// most the sockets lws has open.
+    private var pendingUpgrades: [OpaquePointer: PendingUpgrade] = [:]
     private var stopping = false
     private var destroying = false
     private var stopDeadlinePassed = false
@@ -44,6 +48,11 @@ final class ServiceCore: @unchecked Sendable {
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var extensions: UnsafeMutablePointer<lws_extension>?
     private var permanentStrings: [UnsafeMutablePointer<CChar>] = []
+
+    private struct PendingUpgrade {
+        var peer: String
+        var since: ContinuousClock.Instant
+    }
 
     private struct VhostKey: Hashable {
         var caFile: String?
@@ -244,6 +253,11 @@ final class ServiceCore: @unchecked Sendable {
             info.port = Int32(configuration.port)
             info.iface = UnsafePointer(permanentString(configuration.host))
             if configuration.permessageDeflate { info.extensions = UnsafePointer(extensions) }
+            let seconds = configuration.handshakeTimeout.components.seconds
+            // lws gives an accepted connection `timeout_secs` to start its request, then
+            // `timeout_secs_ah_idle` (default 10 s) once a header table holds what it sent so far.
+            info.timeout_secs = UInt32(clamping: max(1, seconds))
+            info.timeout_secs_ah_idle = UInt32(clamping: max(1, seconds))
             if AddressResolver.isIPv4(configuration.host) {
                 info.options |= bc_lws_option_disable_ipv6()
             }
@@ -461,7 +475,8 @@ final class ServiceCore: @unchecked Sendable {
         }
         if let wsi = session.wsi { bc_lws_kill_async(wsi) }
         session.wsi = nil
-        finish(session, failed: .timedOut(after: client.configuration.connectTimeout))
+        let after = client.configuration.connectTimeout
+        finish(session, failed: session.stage == .upgrading ? .handshakeTimedOut(after: after) : .timedOut(after: after))
     }
 
     /// While the consumer's window holds reading paused, the peer's pongs wait unread in the socket, and lws
@@ -622,7 +637,10 @@ final class ServiceCore: @unchecked Sendable {
         // Client
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
             guard let session = session(of: wsi) else { return 0 }
-            if session.stage == .connecting { session.stage = .upgrading }
+            if session.stage == .connecting {
+                session.stage = .upgrading
+                session.client?.deliver(.upgrading)
+            }
             return appendHeaders(session, wsi: wsi, input: input, length: length)
         case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
             // `length` is OpenSSL's preverify_ok for one certificate of the chain. lws' error text
@@ -652,7 +670,19 @@ final class ServiceCore: @unchecked Sendable {
             return 0
 
         // Server
+        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+            if case .server = role, !stopping {
+                pendingUpgrades[wsi] = PendingUpgrade(peer: Self.peerAddress(of: wsi), since: .now)
+            }
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
+        case LWS_CALLBACK_WSI_DESTROY:
+            if let pending = pendingUpgrades.removeValue(forKey: wsi), !stopping,
+               case .server(_, let events, _) = role {
+                events.yield(.abandoned(peer: pending.peer, after: .now - pending.since))
+            }
+            return lws_callback_http_dummy(wsi, reason, user, input, length)
         case LWS_CALLBACK_ESTABLISHED:
+            pendingUpgrades[wsi] = nil
             guard case .server(let configuration, let events, _) = role, !stopping else { return -1 }
             let session = ServiceSession(id: makeID(), client: nil, stage: .open,
                                          maxMessageSize: configuration.maxMessageSize)
@@ -664,6 +694,41 @@ final class ServiceCore: @unchecked Sendable {
 
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
+        }
+    }
+
+    /// "address:port" of a server connection's peer (IPv6 in brackets), or "an unknown peer".
+    private static func peerAddress(of wsi: OpaquePointer) -> String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = lws_get_socket_fd(wsi)
+        let found = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) == 0 }
+        }
+        guard found else { return "an unknown peer" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        func numeric(_ text: [CChar]) -> String {
+            String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    var ip = address.pointee.sin_addr
+                    inet_ntop(AF_INET, &ip, &text, socklen_t(text.count))
+                    return "\(numeric(text)):\(UInt16(bigEndian: address.pointee.sin_port))"
+                }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    var ip = address.pointee.sin6_addr
+                    inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count))
+                    return "[\(numeric(text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
+                }
+            }
+        default:
+            return "an unknown peer"
         }
     }
 

@@ -7,6 +7,9 @@ public enum WebSocketConnectFailure: Error, Sendable, Hashable, CustomStringConv
     case refused
     /// DNS + TCP + TLS + upgrade did not finish within the configured `connectTimeout`.
     case timedOut(after: Duration)
+    /// TCP (and TLS) connected and the upgrade request went out, but no valid answer to it came within the
+    /// `connectTimeout`: the server sent nothing, too little, or something that is not an HTTP answer.
+    case handshakeTimedOut(after: Duration)
     /// The TLS handshake failed (certificate not trusted, wrong host name, protocol mismatch...).
     case tls(String)
     /// The server answered the upgrade with this HTTP status instead of 101.
@@ -20,7 +23,7 @@ public enum WebSocketConnectFailure: Error, Sendable, Hashable, CustomStringConv
     /// and 404 will not, nor will a certificate that is not trusted.
     public var isRetryable: Bool {
         switch self {
-        case .dnsFailed, .refused, .timedOut, .other: true
+        case .dnsFailed, .refused, .timedOut, .handshakeTimedOut, .other: true
         case .tls, .cancelled: false
         case .httpStatus(let status): !(400..<500).contains(status) || status == 408 || status == 429
         }
@@ -31,6 +34,8 @@ public enum WebSocketConnectFailure: Error, Sendable, Hashable, CustomStringConv
         case .dnsFailed(let host, let reason): "could not resolve \(host): \(reason)"
         case .refused: "connection refused: nothing is listening there"
         case .timedOut(let after): "no WebSocket connection within \(after)"
+        case .handshakeTimedOut(let after):
+            "connected, but no valid WebSocket handshake answer within \(after) (nothing, or not HTTP)"
         case .tls(let detail): "TLS handshake failed: \(detail)"
         case .httpStatus(let status): "server refused the upgrade with HTTP \(status)\(Self.statusHint(status))"
         case .cancelled: "cancelled before the connection opened"

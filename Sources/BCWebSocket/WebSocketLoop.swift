@@ -36,7 +36,7 @@ public final class WebSocketLoop: Sendable {
             continuation.yield(event)
             switch event {
             case .closed, .failed: continuation.finish()
-            case .opened, .text, .binary, .refused: break
+            case .upgrading, .opened, .text, .binary, .refused: break
             }
         }
         return WebSocketConnection(link: link, events: events)

@@ -16,6 +16,9 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
     /// Bytes queued for one client past which it is closed at once (1008, "not reading"), its queue freed:
     /// the server's memory stays bounded whatever a client does.
     public var maxQueuedBytes: Int
+    /// How long a connection may take to complete its WebSocket upgrade (whole seconds, at least 1). A client
+    /// that trickles its request, or never sends one, is dropped then and reported as `.abandoned`.
+    public var handshakeTimeout: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -24,7 +27,8 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
         maxMessageSize: Int = 1 << 20,
         sendQueueHighWater: Int = 256 * 1024,
         sendQueueLowWater: Int = 64 * 1024,
-        maxQueuedBytes: Int = 8 << 20
+        maxQueuedBytes: Int = 8 << 20,
+        handshakeTimeout: Duration = .seconds(10)
     ) {
         self.host = host
         self.port = port
@@ -33,5 +37,6 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
         self.sendQueueHighWater = sendQueueHighWater
         self.sendQueueLowWater = sendQueueLowWater
         self.maxQueuedBytes = maxQueuedBytes
+        self.handshakeTimeout = handshakeTimeout
     }
 }

@@ -13,4 +13,8 @@ public enum WebSocketServerEvent: Sendable, Hashable {
     case drained(ClientID)
     /// The client's connection ended (either side closed, or the link dropped).
     case disconnected(ClientID)
+    /// A connection from `peer` ("address:port") ended before it completed its WebSocket upgrade, `after` it
+    /// was accepted: it hung up, did not speak HTTP, or was too slow (`handshakeTimeout`). No `ClientID` was
+    /// given to it.
+    case abandoned(peer: String, after: Duration)
 }

@@ -77,6 +77,21 @@ import Testing
         #expect(session.on(.connectionOpened, at: 10.5) == [])
     }
 
+    @Test func aServerThatGotTheRequestAndNeverAnsweredItIsAHandshakeTimeout() {
+        var session = Session()
+        session.on(.start, at: 0)
+        #expect(session.on(.upgradeRequested, at: 0.1) == [])
+        #expect(session.on(.timerFired, at: 10) == [
+            .close(code: 1001, reason: "connection timed out"),
+            .emit(.reconnecting(attempt: 2, delay: .seconds(1), reason: .handshakeTimedOut(after: .seconds(10)))),
+            .setTimer(at: .seconds(11)),
+        ])
+        // A new attempt starts before its request is sent: its timeout is the network's again.
+        session.on(.timerFired, at: 11)
+        #expect(session.on(.timerFired, at: 21).contains(
+            .emit(.reconnecting(attempt: 3, delay: .seconds(2), reason: .timedOut(after: .seconds(10))))))
+    }
+
     @Test func aLostConnectionIsReportedThenRetried() {
         var session = Session.open()
         #expect(session.on(.connectionClosed(.closed(code: 1006, reason: "")), at: 2) == [

@@ -40,6 +40,7 @@ struct ReplayLimitsTests {
         // Stops reading after 4 messages, and never takes any of them.
         let (stuck, stuckEvents) = try Self.client(of: server, loop: loop, window: ReceiveWindow(maxMessages: 4))
         stuck.send("SUB\tshared")
+        #expect(try await stuckEvents.next(within: .seconds(10)) == .upgrading)
         #expect(try await stuckEvents.next(within: .seconds(10)) == .opened)
         let (reader, readerEvents) = try Self.client(of: server, loop: loop)
         reader.send("SUB\tshared")

@@ -24,6 +24,7 @@ struct FlowControlTests {
             let events = Inbox<WebSocketEvent>()
             self.events = events
             link = loop.connect(to: url, configuration: configuration, window: window) { events.push($0) }
+            #expect(try await events.next(within: .seconds(10), "the open") == .upgrading)
             #expect(try await events.next(within: .seconds(10), "the open") == .opened)
             guard case .connected(let client) = try await serverEvents.next(within: .seconds(10), "the client") else {
                 throw TimedOut(what: "a .connected event", after: .seconds(10))

@@ -29,7 +29,9 @@ struct LibWebSocketsTestServerTests {
         for _ in 0..<50 where opened == nil {
             let connection = loop.connect(to: url, configuration: configuration)
             let events = Inbox(connection.events)
-            switch try await events.next() {
+            var event = try await events.next()
+            if event == .upgrading { event = try await events.next() }
+            switch event {
             case .opened?:
                 opened = (connection, events)
             case .failed(.refused)?:

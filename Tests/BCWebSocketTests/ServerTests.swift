@@ -64,6 +64,8 @@ struct ServerTests {
         let connection = loop.connect(to: url)
         let clientEvents = Inbox(connection.events)
 
+        #expect(try await clientEvents.next() == .upgrading)
+
         #expect(try await clientEvents.next() == .opened)
         guard case .connected(let client) = try await serverEvents.next() else {
             Issue.record("expected .connected")
@@ -90,6 +92,8 @@ struct ServerTests {
         let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
         let received = Inbox<WebSocketEvent>()
         let link = loop.connect(to: url) { event in received.push(event) }
+
+        #expect(try await received.next() == .upgrading)
 
         #expect(try await received.next() == .opened)
         guard case .connected(let client) = try await serverEvents.next() else {
@@ -129,6 +133,8 @@ struct ServerTests {
         let connection = loop.connect(to: url, configuration: configuration)
         let clientEvents = Inbox(connection.events)
 
+        #expect(try await clientEvents.next() == .upgrading)
+
         #expect(try await clientEvents.next() == .opened)
         guard case .connected(let client) = try await serverEvents.next() else {
             Issue.record("expected .connected")
@@ -152,5 +158,74 @@ struct ServerTests {
             _ = try await WebSocketServer(configuration: .init(port: first.port))
         }
         await first.stop()
+    }
+}
+
+/// Connections that never become WebSocket clients: each is reported once, with where it came from, and none
+/// holds the server.
+@Suite("WebSocket server: connections that never upgrade")
+struct AbandonedUpgradeTests {
+    /// A TCP connection to the server on loopback, as a hostile client would open it.
+    private static func rawConnection(to port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0, "connect to 127.0.0.1:\(port) failed")
+        return fd
+    }
+
+    private static func localPort(of fd: Int32) -> UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    @Test("a client that hangs up in the middle of its request is reported with its address and port")
+    func hangUpMidRequest() async throws {
+        let server = try await WebSocketServer()
+        let events = Inbox(server.events)
+        let fd = try Self.rawConnection(to: server.port)
+        let port = Self.localPort(of: fd)
+        let partial = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
+        #expect(write(fd, partial, partial.count) == partial.count)
+        close(fd)
+        guard case .abandoned(let peer, _) = try await events.next(within: .seconds(5), "the abandoned connection")
+        else {
+            Issue.record("expected .abandoned")
+            return
+        }
+        #expect(peer == "127.0.0.1:\(port)")
+        await server.stop()
+        #expect(try await events.next() == nil, "one report per connection, no ClientID event")
+    }
+
+    @Test("a client too slow to finish its upgrade is dropped after the handshake timeout and reported")
+    func tooSlow() async throws {
+        let server = try await WebSocketServer(configuration: WebSocketServerConfiguration(handshakeTimeout: .seconds(1)))
+        let events = Inbox(server.events)
+        let fd = try Self.rawConnection(to: server.port)
+        defer { close(fd) }
+        let partial = Array("GET / HTTP/1.1\r\n".utf8)
+        #expect(write(fd, partial, partial.count) == partial.count)
+        guard case .abandoned(_, let after) = try await events.next(within: .seconds(10), "the slow connection")
+        else {
+            Issue.record("expected .abandoned")
+            return
+        }
+        #expect(after >= .milliseconds(900) && after < .seconds(5), "dropped after \(after), timeout 1 s")
+        var byte: UInt8 = 0
+        #expect(read(fd, &byte, 1) <= 0, "the server closed the socket")
+        await server.stop()
     }
 }

@@ -405,9 +405,8 @@ def test_a_client_dripping_its_handshake_does_not_hold_the_server(procs):
     assert served_in < 5, f"a normal client waited {served_in:.1f} s behind the dripping one"
     assert "dropped-after" in outcome, (f"the server kept a connection that sent one byte per 0.5 s for over 30 s "
                                         f"without completing its upgrade: {outcome}")
-    assert re.search(r"(?i)handshake|upgrade|timed out|too slow", server.stderr.text()), (
-        f"the server dropped the dripping client after {outcome['dropped-after']:.1f} s but its log does not say "
-        f"so:\n{server.stderr.tail()}")
+    # The log line follows the drop through the server's activity stream: wait for it, briefly.
+    server.stderr.wait_for(r"(?i)handshake|upgrade|timed out|too slow", timeout=5)
     stop_and_check(server)
 
 
