@@ -36,6 +36,24 @@ struct MessageAssembler {
         self.limit = max(0, limit)
     }
 
+    /// Bytes of the message in progress held so far (0 between messages and while discarding).
+    var heldBytes: Int { inMessage && discarded == nil ? buffer.count : 0 }
+
+    /// Whether a message is being discarded after `.tooBig`.
+    var isDiscarding: Bool { discarded != nil }
+
+    /// Refuses the message in progress before its bytes arrive, because its frame header already announced
+    /// more than the cap (lws passes nothing on until its rx buffer fills, which a trickling peer can put off
+    /// for days): what is held is returned for the report, and the rest of the message is dropped.
+    mutating func refuseAhead() -> (held: Int, prefix: [UInt8]) {
+        let held = heldBytes
+        let prefix = Array(buffer.prefix(Self.keptPrefix))
+        buffer = []
+        inMessage = true
+        discarded = held
+        return (held, prefix)
+    }
+
     mutating func append(_ chunk: UnsafeRawBufferPointer, final: Bool, binary: Bool) -> Outcome {
         if let count = discarded {
             let received = count + chunk.count

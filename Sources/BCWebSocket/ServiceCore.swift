@@ -38,6 +38,8 @@ final class ServiceCore: @unchecked Sendable {
     private var destroying = false
     private var stopDeadlinePassed = false
     private var stopTimer: UnsafeMutablePointer<bc_lws_timer_t>?
+    /// Fires every `oversizeSweepInterval` on the service thread; see `refuseAnnouncedOversize()`.
+    private var sweepTimer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// Timers whose session ended; freed after the current service pass, outside any callback.
     private var retiredTimers: [UnsafeMutablePointer<bc_lws_timer_t>] = []
     /// Client vhosts by TLS trust and deflate choice: lws keeps these per vhost.
@@ -67,6 +69,10 @@ final class ServiceCore: @unchecked Sendable {
     static let protocolName = "bcstream"
     /// How long an urgent close may wait for its close frame to get out before the TCP connection is dropped.
     static let urgentCloseDeadline = Duration.seconds(2)
+    /// How often open connections are checked for a frame announced larger than the cap.
+    static let oversizeSweepInterval = Duration.seconds(1)
+    /// The session id of `sweepTimer` (sessions count from 1, the stop timer is 0).
+    private static let sweepTimerID = UInt64.max
     /// lws' context-wide connect and handshake timeouts on a client loop: the ceiling for
     /// `connectTimeout`.
     static let lwsHandshakeTimeoutSeconds: UInt32 = 120
@@ -158,6 +164,7 @@ final class ServiceCore: @unchecked Sendable {
         for waiter in waiters { waiter.resume(returning: .running(port: port)) }
         // Commands queued before the context existed had no one to wake them.
         drainCommands()
+        scheduleSweep(context)
 
         while !(stopping && (sessions.isEmpty || stopDeadlinePassed)) {
             if lws_service(context, 0) < 0 { break }
@@ -169,6 +176,7 @@ final class ServiceCore: @unchecked Sendable {
         stopping = true
         for session in sessions.values { retireTimer(of: session) }
         if let stopTimer { lws_sul_cancel(Self.sul(of: stopTimer)) }
+        if let sweepTimer { lws_sul_cancel(Self.sul(of: sweepTimer)) }
         destroying = true
         lws_context_destroy(context)
         self.context = nil
@@ -179,6 +187,8 @@ final class ServiceCore: @unchecked Sendable {
         freeRetiredTimers()
         stopTimer?.deallocate()
         stopTimer = nil
+        sweepTimer?.deallocate()
+        sweepTimer = nil
         freeTables()
         if case .server(_, let events, _) = role { events.finish() }
         finishMailbox(start: nil)
@@ -455,7 +465,48 @@ final class ServiceCore: @unchecked Sendable {
         lws_sul_schedule(context, 0, Self.sul(of: timer), bcTimerCallback, microseconds)
     }
 
+    private func scheduleSweep(_ context: OpaquePointer) {
+        if sweepTimer == nil {
+            let timer = UnsafeMutablePointer<bc_lws_timer_t>.allocate(capacity: 1)
+            timer.initialize(to: bc_lws_timer_t())
+            timer.pointee.session_id = Self.sweepTimerID
+            timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+            sweepTimer = timer
+        }
+        guard let sweepTimer else { return }
+        let (seconds, attoseconds) = Self.oversizeSweepInterval.components
+        lws_sul_schedule(context, 0, Self.sul(of: sweepTimer), bcTimerCallback,
+                         seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+    }
+
+    /// lws hands a RECEIVE callback nothing until its rx buffer fills or the frame ends, so a peer that
+    /// announces a 2^62-byte frame and then trickles a few bytes a second would hold the connection (and its
+    /// consumer) for days before the cap is ever checked. The frame header is read, though: once a second,
+    /// every open connection whose current frame announces more than the cap can take is refused now, as a
+    /// too-big message would be (1009). Deflate can make a frame a little longer than its message (stored
+    /// blocks), hence the slack; the exact check stays in `MessageAssembler`.
+    private func refuseAnnouncedOversize() {
+        for session in sessions.values where session.isOpen && !session.finished && !session.closeUrgently
+            && session.localClose == nil && !session.assembler.isDiscarding {
+            guard let wsi = session.wsi else { continue }
+            let announced = Int(clamping: lws_remaining_packet_payload(wsi))
+            let limit = session.assembler.limit
+            guard announced > limit / 64 + 1024, session.assembler.heldBytes + announced > limit + limit / 64 + 1024
+            else { continue }
+            let (held, prefix) = session.assembler.refuseAhead()
+            let refused = RefusedMessage(reason: .tooBig(limit: limit), binary: lws_frame_is_binary(wsi) != 0,
+                                         size: held + announced, prefix: prefix)
+            deliver(session, refused: refused)
+            requestUrgentClose(session, code: 1009, text: "message too big", cause: .messageTooBig(limit: limit))
+        }
+    }
+
     fileprivate func timerFired(sessionID: UInt64) {
+        if sessionID == Self.sweepTimerID {
+            refuseAnnouncedOversize()
+            if let context, !destroying { scheduleSweep(context) }
+            return
+        }
         if sessionID == 0 {
             stopDeadlinePassed = true
             return

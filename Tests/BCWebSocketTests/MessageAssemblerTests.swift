@@ -18,6 +18,20 @@ struct MessageAssemblerTests {
         #expect(feed(&assembler, "", final: true, binary: true) == .message(binary: true, bytes: []))
     }
 
+    @Test("a message refused ahead (its frame announced too much) drops what follows of it; the next is whole")
+    func refusedAhead() {
+        var assembler = MessageAssembler(limit: 10)
+        #expect(feed(&assembler, "1234", final: false) == .partial)
+        #expect(assembler.heldBytes == 4)
+        let (held, prefix) = assembler.refuseAhead()
+        #expect(held == 4 && prefix == Array("1234".utf8))
+        #expect(assembler.isDiscarding && assembler.heldBytes == 0)
+        #expect(feed(&assembler, "56789", final: false) == .discarding(received: 9))
+        #expect(feed(&assembler, "0", final: true) == .discarding(received: 10))
+        #expect(!assembler.isDiscarding)
+        #expect(feed(&assembler, "next", final: true) == .message(binary: false, bytes: Array("next".utf8)))
+    }
+
     @Test("the cap counts the whole message, not one chunk")
     func caps() {
         var assembler = MessageAssembler(limit: 10)

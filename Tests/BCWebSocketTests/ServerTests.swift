@@ -166,7 +166,7 @@ struct ServerTests {
 @Suite("WebSocket server: connections that never upgrade")
 struct AbandonedUpgradeTests {
     /// A TCP connection to the server on loopback, as a hostile client would open it.
-    private static func rawConnection(to port: Int) throws -> Int32 {
+    static func rawConnection(to port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
         var address = sockaddr_in()
@@ -226,6 +226,38 @@ struct AbandonedUpgradeTests {
         #expect(after >= .milliseconds(900) && after < .seconds(5), "dropped after \(after), timeout 1 s")
         var byte: UInt8 = 0
         #expect(read(fd, &byte, 1) <= 0, "the server closed the socket")
+        await server.stop()
+    }
+}
+
+@Suite("WebSocket server: a frame announced larger than the cap")
+struct AnnouncedOversizeTests {
+    @Test("a client announcing a 2^62-byte frame and trickling it is refused within seconds, not when the buffer fills")
+    func trickledGiant() async throws {
+        let server = try await WebSocketServer()
+        let events = Inbox(server.events)
+        let fd = try AbandonedUpgradeTests.rawConnection(to: server.port)
+        defer { close(fd) }
+        let request = Array(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+        #expect(write(fd, request, request.count) == request.count)
+        guard case .connected(let client) = try await events.next(within: .seconds(5), "the upgrade") else {
+            Issue.record("expected .connected")
+            return
+        }
+        // FIN + text, masked, 64-bit length 2^62, a zero mask, then 8 bytes of it.
+        var header: [UInt8] = [0x81, 0xFF, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        header += Array("MSG\tk\t{".utf8)
+        #expect(write(fd, header, header.count) == header.count)
+        let started = ContinuousClock.now
+        guard case .refused(client, let refused) = try await events.next(within: .seconds(5), "the refusal") else {
+            Issue.record("expected .refused")
+            return
+        }
+        #expect(refused.reason == .tooBig(limit: 1 << 20))
+        #expect(refused.size >= 1 << 62 - 16)
+        #expect(try await events.next(within: .seconds(5), "the close") == .disconnected(client))
+        #expect(ContinuousClock.now - started < .seconds(4))
         await server.stop()
     }
 }
