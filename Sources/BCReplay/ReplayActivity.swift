@@ -24,6 +24,8 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
     case refused(ClientID, String)
     /// A channel had no subscriber for the whole grace period and was forgotten.
     case released(key: String)
+    /// This many entries were left out of the log because its reader was behind (`maxPendingActivity`).
+    case skipped(count: Int)
     /// A connection ended before completing its WebSocket upgrade (hung up, not HTTP, or too slow).
     case abandoned(peer: String, after: Duration)
 
@@ -40,6 +42,8 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
         case .finished(let key): "played everything on \(TerminalText.excerpt(key))"
         case .refused(let client, let what): "closed \(client): \(what)"
         case .released(let key): "forgot \(TerminalText.excerpt(key)): no subscriber came back"
+        case .skipped(let count):
+            "\(count) log entr\(count == 1 ? "y" : "ies") left out: the log's reader fell behind"
         case .abandoned(let peer, let after):
             "a connection from \(peer) ended after \(after.spoken) without completing its WebSocket handshake (hung up, not HTTP, or timed out)"
         }

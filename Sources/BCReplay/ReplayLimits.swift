@@ -15,15 +15,19 @@ public struct ReplayLimits: Hashable, Sendable {
     /// How long a channel with no subscriber left keeps its place, so that a client that drops and comes
     /// back resumes where it left; after that the channel is forgotten and a new `SUB` starts from the top.
     public var resumeGrace: Duration
+    /// Entries of `ReplayServer.activity` held for a reader that is behind (a slow terminal): past it new
+    /// entries are counted, not held, and one `.skipped(count)` says how many once there is room again.
+    public var maxPendingActivity: Int
 
     public init(sendQueueHighWater: Int = 256 * 1024, stalledSubscriberTimeout: Duration = .seconds(10),
                 maxQueuedBytes: Int = 8 << 20, maxKeysPerConnection: Int = 16, maxChannels: Int = 10_000,
-                resumeGrace: Duration = .seconds(60)) {
+                resumeGrace: Duration = .seconds(60), maxPendingActivity: Int = 10_000) {
         self.sendQueueHighWater = sendQueueHighWater
         self.stalledSubscriberTimeout = stalledSubscriberTimeout
         self.maxQueuedBytes = maxQueuedBytes
         self.maxKeysPerConnection = maxKeysPerConnection
         self.maxChannels = maxChannels
         self.resumeGrace = resumeGrace
+        self.maxPendingActivity = maxPendingActivity
     }
 }

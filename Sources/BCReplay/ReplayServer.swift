@@ -28,6 +28,8 @@ public actor ReplayServer {
     /// What the server tolerates from clients.
     public nonisolated let limits: ReplayLimits
     private let report: AsyncStream<ReplayActivity>.Continuation
+    /// Entries `activity`'s reader missed since the last one it got; told as `.skipped` once there is room.
+    private var skippedActivity = 0
 
     private struct Subscriber {
         var key: String?
@@ -64,7 +66,8 @@ public actor ReplayServer {
         self.port = server.port
         self.schedule = schedule
         self.faults = faults
-        (activity, report) = AsyncStream.makeStream(of: ReplayActivity.self)
+        (activity, report) = AsyncStream.makeStream(
+            of: ReplayActivity.self, bufferingPolicy: .bufferingOldest(max(1, limits.maxPendingActivity)))
         let events = server.events
         eventLoop = Task { [weak self] in
             for await event in events {
@@ -145,6 +148,18 @@ public actor ReplayServer {
         report.finish()
     }
 
+    /// Hands an entry to `activity`, bounded: a reader that is behind loses entries, counted, never memory.
+    private func log(_ entry: ReplayActivity) {
+        if skippedActivity > 0 {
+            guard case .enqueued = report.yield(.skipped(count: skippedActivity)) else {
+                skippedActivity += 1
+                return
+            }
+            skippedActivity = 0
+        }
+        if case .dropped = report.yield(entry) { skippedActivity += 1 }
+    }
+
     // MARK: - Clients
 
     private func handle(_ event: WebSocketServerEvent) {
@@ -154,14 +169,14 @@ public actor ReplayServer {
         case .disconnected(let client):
             let key = clients.removeValue(forKey: client)?.key
             departureWaiters.removeValue(forKey: client)?.resume()
-            report.yield(.left(client, key: key))
+            log(.left(client, key: key))
             if let key { left(key) }
         case .binary(let client, let bytes):
-            report.yield(.unknownCommand(client, "a binary message of \(bytes.count) bytes"))
+            log(.unknownCommand(client, "a binary message of \(bytes.count) bytes"))
         case .refused(let client, let message):
-            report.yield(.refused(client, message.description))
+            log(.refused(client, message.description))
         case .abandoned(let peer, let after):
-            report.yield(.abandoned(peer: peer, after: after))
+            log(.abandoned(peer: peer, after: after))
         case .drained(let client):
             clients[client]?.fullSince = nil
             if let key = clients[client]?.key { wakeRoomWaiters(of: key) }
@@ -189,11 +204,11 @@ public actor ReplayServer {
             subscriber.key = key
             subscriber.keys.insert(key)
             clients[client] = subscriber
-            report.yield(.subscribed(client, key: key))
+            log(.subscribed(client, key: key))
             if let previous, previous != key { left(previous) }
             subscribed(key, client: client)
         } else {
-            report.yield(.unknownCommand(client, line))
+            log(.unknownCommand(client, line))
         }
     }
 
@@ -204,7 +219,7 @@ public actor ReplayServer {
         server.close(client, code: 1008, reason: String(why.prefix(100)), discardingQueued: !reading)
         // Forgotten at once: whatever else it sent (100,000 more SUBs, say) is not heard, nor logged.
         if let key = clients.removeValue(forKey: client)?.key { left(key) }
-        report.yield(.refused(client, why))
+        log(.refused(client, why))
     }
 
     /// A subscriber of `key` left it. Once nobody is left, the channel waits `resumeGrace` for one to come back,
@@ -225,7 +240,7 @@ public actor ReplayServer {
         playbacks.removeValue(forKey: key)?.cancel()
         for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
         for waiter in roomWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
-        report.yield(.released(key: key))
+        log(.released(key: key))
     }
 
     private func hasAnySubscriber(_ key: String) -> Bool {
@@ -242,7 +257,7 @@ public actor ReplayServer {
         }
         server.send("MSG\t\(key)\t\(ReplayFaults.oversizedMessage(bytes: bytes))", to: client,
                     fragments: faults.fragments)
-        report.yield(.fault(client, "sent one message of \(bytes) bytes"))
+        log(.fault(client, "sent one message of \(bytes) bytes"))
         // A client whose limit is lower closes now; what the playback sent it meanwhile would be lost. So the
         // playback waits for that client to leave (at most two seconds, for a client that takes the message).
         playbacks[key] = Task {
@@ -283,7 +298,7 @@ public actor ReplayServer {
             send(step.item, on: key)
         }
         aChannelFinished = true
-        report.yield(.finished(key: key))
+        log(.finished(key: key))
         for waiter in finishWaiters { waiter.resume() }
         finishWaiters = []
     }
@@ -336,7 +351,7 @@ public actor ReplayServer {
             clients[client]?.sent += 1
             injectFaults(into: client)
         }
-        report.yield(.sent(item, key: key, subscribers: receivers.count))
+        log(.sent(item, key: key, subscribers: receivers.count))
     }
 
     private func injectFaults(into client: ClientID) {
@@ -347,7 +362,7 @@ public actor ReplayServer {
                 clients[client]?.key = nil
                 left(key)
             }
-            report.yield(.fault(client, "dropped after \(limit) messages (close \(faults.dropCode))"))
+            log(.fault(client, "dropped after \(limit) messages (close \(faults.dropCode))"))
         } else if let limit = faults.stallAfter, sent == limit {
             // No more ACKs from now on. The socket itself stops being read a moment later: stalling it holds
             // back queued sends too, and the message just sent must still reach the client.
@@ -357,7 +372,7 @@ public actor ReplayServer {
                 try? await Task.sleep(for: .milliseconds(200))
                 server.stall(client)
             }
-            report.yield(.fault(client, "stalled after \(limit) messages: no ACK, no pong"))
+            log(.fault(client, "stalled after \(limit) messages: no ACK, no pong"))
         }
     }
 }

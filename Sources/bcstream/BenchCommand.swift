@@ -8,6 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure decoding speed: Foundation's JSONDecoder, the god-class style, and BCStream's fast path.",
+        usage: "bcstream bench [<options>]\nbcstream bench --end-to-end [--messages <n>] [--in-flight <n>]",
         discussion: """
             Decodes the same messages, in one run and on one thread, three ways: BCMessageDecoder with \
             Foundation's JSONDecoder (the baseline), JSONSerialization into a dictionary read by one class for \

@@ -21,10 +21,17 @@ struct ListenCommand: AsyncParsableCommand {
 
             The endpoint and key come from the live-info API: wss://<broadcast_host>/ and bcsvr_key.
 
+            Limits (the server is not trusted): a message over 1 MiB is refused, recorded (its first \
+            64 KiB), closed with 1009 and the link reconnects; text that is not UTF-8 closes with 1007. \
+            At most 1,024 messages (4 MiB) wait for a slow stdout; then reading stops and TCP holds the \
+            server back. Names and comments are printed with control characters escaped.
+
             Examples:
               bcstream listen wss://online.example.com/ --key 118f91f:UdoBre1M
-              bcstream listen ws://127.0.0.1:8080/ --key a:1 --key b:2 --format ndjson --record session.ndjson
-              bcstream listen wss://online.example.com/ --key 118f91f:UdoBre1M --count 100 --duration 60
+              bcstream listen ws://127.0.0.1:8080/ --key a:1 --key b:2 \\
+                  --format ndjson --record session.ndjson
+              bcstream listen wss://online.example.com/ --key 118f91f:UdoBre1M \\
+                  --count 100 --duration 60
             """
     )
 

@@ -7,6 +7,7 @@ struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Serve fixtures and recordings over bcsvr on loopback, as a live stream would send them.",
+        usage: "bcstream replay [<options>] [<sources> ...]",
         discussion: """
             Starts a bcsvr WebSocket server and prints its URL (ws://127.0.0.1:PORT/) as the first line \
             of stdout. A client that sends SUB<TAB><any key> receives MSG<TAB><key><TAB><json> lines, \

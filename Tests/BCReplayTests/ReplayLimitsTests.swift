@@ -28,6 +28,44 @@ struct ReplayLimitsTests {
         return (link, events)
     }
 
+    @Test("a log reader that falls behind loses entries, counted, never memory, and is told how many")
+    func activityIsBounded() async throws {
+        let count = 20
+        let schedule = ReplaySchedule(items: Self.items(count), options: .init(interval: .zero, speed: .max, loop: false))
+        let server = try await ReplayServer(schedule: schedule, limits: ReplayLimits(maxPendingActivity: 4))
+        let loop = WebSocketLoop(name: "ReplayLimitsTests.activity")
+        let (link, events) = try Self.client(of: server, loop: loop)
+        link.send("SUB\tk")
+        var received = 0
+        while received < count {
+            guard let event = try await events.next(within: .seconds(10), "the played messages") else { break }
+            if case .text(let text) = event, text.hasPrefix("MSG") { received += 1 }
+        }
+        #expect(received == count)
+
+        // Nobody read the log meanwhile: it holds the first 4 entries only.
+        var log = server.activity.makeAsyncIterator()
+        var held: [ReplayActivity] = []
+        for _ in 0..<4 { if let entry = await log.next() { held.append(entry) } }
+        guard case .subscribed(_, key: "k") = held.first else {
+            Issue.record("the log does not start with the subscription: \(held)")
+            return
+        }
+        // The next entry (the client leaving) comes after one that counts what was left out.
+        link.close()
+        guard case .skipped(let skipped)? = await log.next() else {
+            Issue.record("no .skipped entry after the log's reader fell behind")
+            return
+        }
+        #expect(held.count + skipped >= 1 + count, "1 subscription + \(count) sends were logged")
+        guard case .left? = await log.next() else {
+            Issue.record("the client's departure did not follow the .skipped entry")
+            return
+        }
+        await loop.shutdown()
+        await server.stop()
+    }
+
     @Test("a subscriber that stops reading is closed after the stall timeout; the channel plays on for the others")
     func aSubscriberThatDoesNotReadIsClosed() async throws {
         let schedule = ReplaySchedule(items: Self.items(200), options: .init(interval: .zero, speed: .max, loop: true))

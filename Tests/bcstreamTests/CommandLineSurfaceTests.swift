@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// What a person meets first: help that reads on an 80-column terminal, a version, and typos that fail.
+@Suite("The command line's surface")
+struct CommandLineSurfaceTests {
+    static let subcommands = ["demo", "listen", "replay", "decode", "types", "bench"]
+
+    @Test("help fits 80 columns", arguments: [[]] + subcommands.map { [$0] })
+    func helpFits80Columns(subcommand: [String]) throws {
+        let result = try BCStreamProcess.run(subcommand + ["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: bcstream"))
+        let long = result.stdout.split(separator: "\n").map(String.init).filter { $0.count > 80 }
+        #expect(long.isEmpty, "lines over 80 columns in `bcstream \(subcommand.joined()) --help`:\n\(long.joined(separator: "\n"))")
+    }
+
+    @Test("--version prints the package's version")
+    func version() throws {
+        let result = try BCStreamProcess.run(["--version"])
+        #expect(result.status == 0)
+        let printed = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(printed.split(separator: ".").count == 3 && printed.allSatisfy { $0.isNumber || $0 == "." },
+                "not a version: \(printed)")
+    }
+
+    @Test("help about an unknown subcommand is a usage error that names the real ones")
+    func helpAboutAnUnknownSubcommand() throws {
+        let result = try BCStreamProcess.run(["help", "lisen"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no subcommand named 'lisen'"))
+        #expect(result.stderr.contains("listen"))
+        #expect(!result.stdout.contains("OVERVIEW"), "the root help is not printed as if the topic existed")
+    }
+
+    @Test("an unknown subcommand is a usage error", arguments: [["lisen"], ["decode", "--nosuch"]])
+    func unknownSubcommand(arguments: [String]) throws {
+        let result = try BCStreamProcess.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Error:"))
+    }
+
+    @Test("help about a real subcommand still works", arguments: subcommands)
+    func helpAboutASubcommand(name: String) throws {
+        let result = try BCStreamProcess.run(["help", name])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: bcstream \(name)"))
+    }
+}
