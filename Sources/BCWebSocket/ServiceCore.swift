@@ -142,7 +142,8 @@ final class ServiceCore: @unchecked Sendable {
             freeTables()
             let message: String
             if case .server(let configuration, _, _) = role {
-                message = "could not listen on \(configuration.host):\(configuration.port)"
+                message = "could not listen on \(configuration.host):\(configuration.port): "
+                    + ListenFailureDiagnosis.reason(host: configuration.host, port: configuration.port)
             } else {
                 message = "lws_create_context failed"
             }

@@ -34,7 +34,8 @@ public final class WebSocketServer: Sendable {
             self.port = port
         case .running:
             core.submit(.stop)
-            throw StartError(description: "lws reported no listening port for \(configuration.host):\(configuration.port)")
+            throw StartError(description: "could not listen on \(configuration.host):\(configuration.port): "
+                + ListenFailureDiagnosis.reason(host: configuration.host, port: configuration.port))
         case .failed(let message):
             throw StartError(description: message)
         }

@@ -151,13 +151,22 @@ struct ServerTests {
         await server.stop()
     }
 
-    @Test("a port already in use is reported, not ignored")
+    @Test("a port already in use is reported with the reason, not ignored")
     func portInUse() async throws {
         let first = try await WebSocketServer()
-        await #expect(throws: WebSocketServer.StartError.self) {
+        let error = await #expect(throws: WebSocketServer.StartError.self) {
             _ = try await WebSocketServer(configuration: .init(port: first.port))
         }
+        #expect(error?.description == "could not listen on 127.0.0.1:\(first.port): port \(first.port) on 127.0.0.1 is already in use by another process")
         await first.stop()
+    }
+
+    @Test("an address that is not this machine's is reported as such")
+    func foreignAddress() async throws {
+        let error = await #expect(throws: WebSocketServer.StartError.self) {
+            _ = try await WebSocketServer(configuration: .init(host: "192.0.2.1", port: 0))
+        }
+        #expect(error?.description.hasSuffix("192.0.2.1 is not an address of this machine") == true, "\(String(describing: error))")
     }
 }
 
