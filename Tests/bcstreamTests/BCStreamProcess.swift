@@ -24,19 +24,28 @@ struct BCStreamProcess {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Runs `bcstream` (or `executable`) with `arguments` in `directory` (the checkout by default), `stdin` as its
+    /// input, to its exit.
     static func run(_ arguments: [String], stdin: String = "", executable: URL = executable,
-                    prefix: [String] = []) throws -> Result {
+                    prefix: [String] = [], in directory: URL = repository) throws -> Result {
+        try run(arguments, input: Data(stdin.utf8), executable: executable, prefix: prefix, in: directory)
+    }
+
+    /// As `run(_:stdin:…)`, with stdin given as bytes (which need not be UTF-8).
+    static func run(_ arguments: [String], input: Data, executable: URL = executable,
+                    prefix: [String] = [], in directory: URL = repository) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = prefix + arguments
-        process.currentDirectoryURL = repository
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
+        process.currentDirectoryURL = directory
+        let stdin = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = stdin
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
+        // Written while the child runs, so that an input larger than the pipe reaches it as it reads.
+        try stdin.fileHandleForWriting.write(contentsOf: input)
+        try stdin.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a large output cannot block the child.
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = error.fileHandleForReading.readDataToEndOfFile()
@@ -83,11 +92,13 @@ struct BCStreamProcess {
         }
     }
 
-    static func start(_ arguments: [String]) throws -> Running {
+    /// Starts `bcstream` with `arguments` in `directory` (the checkout by default); its stdout is read with
+    /// `readLine()`.
+    static func start(_ arguments: [String], in directory: URL = repository) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = repository
+        process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
