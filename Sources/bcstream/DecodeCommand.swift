@@ -97,7 +97,7 @@ final class DecodeRun {
                     show(DecodeInput.notUTF8(bytes), location: path)
                 }
             case .lines, .standardInput:
-                try reader.forEachLine { number, line in
+                try reader.forEachLine({ number, line in
                     let location = "\(source.name):\(number)"
                     switch line {
                     case .tooLong(let bytes):
@@ -110,7 +110,10 @@ final class DecodeRun {
                             show(input, location: location)
                         }
                     }
-                }
+                }, chunkDone: {
+                    // stdin may be a live feed (`tail -f log | bcstream decode`): what it gave is shown now.
+                    if source == .standardInput { fflush(nil) }
+                })
             }
         } catch {
             report(DecodeProblem(error, source: source))

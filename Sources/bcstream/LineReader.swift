@@ -41,8 +41,9 @@ struct LineReader {
         self.maxLineBytes = maxLineBytes
     }
 
-    /// Calls `body` with each line, numbered from 1, in order, until the end of the input.
-    func forEachLine(_ body: (_ number: Int, _ line: Line) -> Void) throws(Failure) {
+    /// Calls `body` with each line, numbered from 1, in order, until the end of the input, and `chunkDone` after
+    /// the lines of each chunk read (for a caller that flushes its output as input trickles in).
+    func forEachLine(_ body: (_ number: Int, _ line: Line) -> Void, chunkDone: () -> Void = {}) throws(Failure) {
         var chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
         var pending: [UInt8] = []   // the start of a line that continues in the next chunk
         var discarding: Int?        // the size so far of a line too long to keep
@@ -96,6 +97,7 @@ struct LineReader {
                 }
                 start = end + 1
             }
+            chunkDone()
         }
         if let size = discarding {
             emitTooLong(size)

@@ -61,9 +61,23 @@ struct BCStreamProcess {
         private let output: FileHandle
         private var buffer = Data()
 
-        init(process: Process, output: FileHandle) {
+        /// The write end of its stdin, when it was started with `input: true`.
+        let input: FileHandle?
+
+        init(process: Process, output: FileHandle, input: FileHandle? = nil) {
             self.process = process
             self.output = output
+            self.input = input
+        }
+
+        /// Writes `text` to its stdin (started with `input: true`).
+        func write(_ text: String) throws {
+            try input?.write(contentsOf: Data(text.utf8))
+        }
+
+        /// Closes its stdin: the end of its input.
+        func closeInput() throws {
+            try input?.close()
         }
 
         /// The next line of stdout, or nil at its end.
@@ -94,7 +108,8 @@ struct BCStreamProcess {
 
     /// Starts `bcstream` with `arguments` in `directory` (the checkout by default); its stdout is read with
     /// `readLine()`.
-    static func start(_ arguments: [String], in directory: URL = repository) throws -> Running {
+    /// With `input`, its stdin is a pipe written with `Running.write(_:)`; otherwise it is empty.
+    static func start(_ arguments: [String], in directory: URL = repository, input: Bool = false) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -102,9 +117,10 @@ struct BCStreamProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input ? Pipe() : nil
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
-        return Running(process: process, output: output.fileHandleForReading)
+        return Running(process: process, output: output.fileHandleForReading, input: stdin?.fileHandleForWriting)
     }
 
     /// Runs a test peer script with the `python3` on PATH (the one the README's test command installed

@@ -190,6 +190,22 @@ import Testing
         #expect(!result.stdout.contains("PNG"), "nothing of it printed")
     }
 
+    /// stdin is decoded as it comes: each line is printed while stdin is still open, as from `tail -f`.
+    @Test(.timeLimit(.minutes(1)))
+    func stdinIsDecodedLineByLineAsItComes() throws {
+        let decode = try BCStreamProcess.start(["decode", "--format", "ndjson", "-"], input: true)
+        defer { decode.terminate() }
+        try decode.write(Self.viewers + "\n")
+        let first = try #require(decode.readLine(), "the first line is decoded before stdin ends")
+        #expect(try object(first)["t"] as? Int == 23)
+        try decode.write("MSG\tk:1\t{\"t\":8}\n")
+        let second = try #require(decode.readLine())
+        #expect(try object(second)["key"] as? String == "k:1")
+        try decode.closeInput()
+        #expect(decode.readLine() == nil)
+        #expect(decode.wait() == 0)
+    }
+
     /// Streamed, not read whole: a line over the 16 MiB limit is one error, and the lines after it decode.
     @Test func aLineOverTheLimitIsOneErrorAndTheNextLinesDecode() throws {
         var input = Data((Self.viewers + "\n").utf8)

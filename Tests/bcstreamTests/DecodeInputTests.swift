@@ -114,12 +114,12 @@ import Testing
         #expect(descriptor >= 0)
         defer { close(descriptor) }
         var lines: [(Int, String)] = []
-        try LineReader(descriptor: descriptor, maxLineBytes: maxLineBytes).forEachLine { number, line in
+        try LineReader(descriptor: descriptor, maxLineBytes: maxLineBytes).forEachLine({ number, line in
             switch line {
             case .bytes(let bytes): lines.append((number, DecodeInput.escapingInvalidUTF8(bytes).0))
             case .tooLong(let size): lines.append((number, "<\(size) bytes>"))
             }
-        }
+        })
         return lines
     }
 
