@@ -61,6 +61,18 @@ public enum RecordingParser {
 
     /// Why a line is not a recorded frame, and what was expected.
     static func describe(_ error: any Error, line: Substring) -> String {
+        "not a recorded frame (\(reason(error))), left out; expected a line like \(expectedLine), found "
+            + line.excerpt
+    }
+
+    /// Why a line that looks like a recorded frame is not one (`error` from decoding a `RecordedFrame`), and what
+    /// was expected, for a reader of recordings other than the replay (`bcstream decode`).
+    public static func problem(_ error: any Error) -> String {
+        "not a recorded frame (\(reason(error))); expected a line like \(expectedLine)"
+    }
+
+    /// Why decoding a `RecordedFrame` failed, in a few words.
+    private static func reason(_ error: any Error) -> String {
         let reason: String
         switch error {
         case DecodingError.keyNotFound(let key, _):
@@ -74,8 +86,7 @@ public enum RecordingParser {
         default:
             reason = "not JSON"
         }
-        return "not a recorded frame (\(reason)), left out; expected a line like \(expectedLine), found "
-            + line.excerpt
+        return reason
     }
 }
 

@@ -1,4 +1,5 @@
 import BCListener
+import BCMessages
 
 /// One thing a replay sends: a fixture's message, or a frame of a recording, with where it came from.
 ///
@@ -61,6 +62,20 @@ public struct ReplayItem: Hashable, Sendable, Codable {
     /// The fixture's name (`35-gift-small-heart-captured-shape`), nil for a recorded frame.
     public var fixtureName: String? {
         if case .fixture(let name, _) = content { name } else { nil }
+    }
+
+    /// True for a fixture whose message ends the live (`BCType.endsLive`: t=8, t=123), by the `t` its JSON holds,
+    /// as the listener reads it (a malformed t=8 ends the live too); false for a recorded frame, which keeps its
+    /// place in its recording.
+    public var endsLive: Bool {
+        guard case .fixture(_, let json) = content else { return false }
+        let t: Int?
+        do {
+            t = try BCMessageDecoder().decode(json).t
+        } catch {
+            t = error.t
+        }
+        return t.flatMap(BCType.init(rawValue:))?.endsLive == true
     }
 
     /// For a recorded frame, how long after the recording's first frame it was received; nil for a fixture.

@@ -12,6 +12,13 @@ import Foundation
 ///
 /// No argument at all means the whole default folder. Relative paths, the default folder's included, are
 /// resolved against `currentDirectory`; items keep the paths as given, so messages show what the user typed.
+/// The default folder may lie elsewhere (an absolute path): `bcstream replay` resolves what the user typed
+/// against the directory they stand in, and looks names up in the checkout's fixtures only when no such path
+/// exists there.
+///
+/// The items play in the order of the arguments, each source in its own order, except that by default the
+/// fixtures that end the live (t=8, t=123: `BCType.endsLive`) play after everything else: replaying every fixture
+/// into a listener, which stops at the end of the live, delivers every other fixture first.
 public struct ReplayLoader: Hashable, Sendable {
     /// Where fixtures live in the BCStream checkout.
     public static let defaultFolderPath = "Tests/Payloads"
@@ -83,21 +90,24 @@ public struct ReplayLoader: Hashable, Sendable {
 
     // MARK: - Sources to items
 
-    /// The items of the sources the arguments name (see `sources(for:)`), with the problems met.
-    public func load(arguments: [String]) throws(ReplayError) -> ReplayPlaylist {
-        try load(sources(for: arguments))
+    /// The items of the sources the arguments name (see `sources(for:)`), with the problems met; the fixtures
+    /// that end the live last unless `liveEndsLast` is false.
+    public func load(arguments: [String], liveEndsLast: Bool = true) throws(ReplayError) -> ReplayPlaylist {
+        try load(sources(for: arguments), liveEndsLast: liveEndsLast)
     }
 
-    /// The items of every source, in order, with the problems met.
-    public func load(_ sources: [ReplaySource]) throws(ReplayError) -> ReplayPlaylist {
+    /// The items of every source, in order, with the problems met; the fixtures that end the live moved after
+    /// the rest (`ReplayPlaylist.moveLiveEndsLast()`) unless `liveEndsLast` is false.
+    public func load(_ sources: [ReplaySource], liveEndsLast: Bool = true) throws(ReplayError) -> ReplayPlaylist {
         var playlist = ReplayPlaylist()
         for source in sources {
             playlist.append(try load(source))
         }
+        if liveEndsLast { playlist.moveLiveEndsLast() }
         return playlist
     }
 
-    /// The items of one source, with the problems met. Malformed lines of a recording and unreadable files of
+    /// The items of one source in its own order, with the problems met. Malformed lines of a recording and unreadable files of
     /// a folder are problems; a source that cannot be read at all is an error.
     public func load(_ source: ReplaySource) throws(ReplayError) -> ReplayPlaylist {
         switch source {

@@ -11,6 +11,14 @@ public struct ReplayPlaylist: Hashable, Sendable, Codable {
         self.problems = problems
     }
 
+    /// Moves the fixtures that end the live (`ReplayItem.endsLive`) after every other item, each part keeping
+    /// its order: played into a listener, which stops at the end of the live, everything else arrives first.
+    public mutating func moveLiveEndsLast() {
+        let ends = items.map(\.endsLive)
+        guard ends.contains(true) else { return }
+        items = zip(items, ends).filter { !$0.1 }.map(\.0) + zip(items, ends).filter { $0.1 }.map(\.0)
+    }
+
     /// Appends another playlist after this one.
     public mutating func append(_ other: ReplayPlaylist) {
         items += other.items

@@ -87,10 +87,12 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         if endToEnd {
-            let loader = ReplayLoader(currentDirectory: FixtureFolder.checkoutRoot())
+            let loader = FixtureFolder.loader()
             let items: [ReplayItem]
             do {
-                items = try loader.load(arguments: [payloads]).items
+                // The default names the fixture folder, wherever it is found; any other value is the user's path.
+                let arguments = payloads == ReplayLoader.defaultFolderPath ? [] : [payloads]
+                items = try loader.load(arguments: arguments).items
             } catch {
                 throw ValidationError(TerminalText.escaped(error.description))
             }

@@ -19,16 +19,20 @@ struct BenchCorpus {
         return BenchCorpus(name: "fixtures (\(messages.count) files of \(directory))", messages: messages)
     }
 
-    /// One message per non-blank line of `path`; bcsvr `MSG<TAB>key<TAB>{…}` lines count by their JSON. A file
-    /// ending in `.json` is one message, as in Tests/Payloads.
+    /// The messages of `path` read as `decode` reads them (`DecodeInput`): bare JSON lines, bcsvr
+    /// `MSG<TAB>key<TAB>{…}` lines by their JSON, recorded frames by the messages they hold. A file ending in
+    /// `.json` is one message, as in Tests/Payloads.
     static func lines(of path: String) throws -> BenchCorpus {
         if path.hasSuffix(".json") {
             return BenchCorpus(name: path, messages: [try Data(contentsOf: URL(fileURLWithPath: path))])
         }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var messages: [Data] = []
+        let decoder = JSONDecoder()
         for line in text.split(separator: "\n") {
-            if case .message(let json, _) = InputLine(line) { messages.append(Data(json.utf8)) }
+            for case .message(let json, _) in DecodeInput.detect(String(line), decoder: decoder) {
+                messages.append(Data(json.utf8))
+            }
         }
         return BenchCorpus(name: "\(path) (\(messages.count) messages)", messages: messages)
     }

@@ -6,25 +6,39 @@ import Foundation
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode bcsvr messages from files or stdin and print them typed.",
+        abstract: "Decode bcsvr messages from files, folders or stdin and print them typed.",
         discussion: """
-            Input is one message per line, either bare JSON ({"t":1,…}) or a bcsvr line as the server \
-            sends it (MSG<TAB>key<TAB>{…}); lines that are not messages (ACK, blank) are skipped and \
-            counted. A file ending in .json is one message, as in Tests/Payloads. With no FILE, stdin \
-            is read.
+            Each line is read for what it is, so one file may mix them: bare JSON \
+            ({"t":1,…}); a bcsvr line as the server sends it (MSG<TAB>key<TAB>{…}), \
+            where ACK, ERR and other lines that are not messages are skipped and \
+            counted; or a frame recorded by `bcstream listen --record`, whose text is \
+            read as the bcsvr lines it holds (a binary or refused frame is reported \
+            as not decodable). A file ending in .json is one message, as in \
+            Tests/Payloads, even over several lines.
 
-            Every message gives one line on stdout, in order. A message that fails to decode is printed \
-            with its error and its raw text, and decoding goes on. A summary of counts per kind goes to \
-            stderr; the exit status is 1 when any message failed.
+            FILE may be a folder: every file inside, recursively, in sorted order, \
+            hidden ones left out. - (or no FILE) reads stdin, line by line as it \
+            comes.
+
+            Every message gives one line on stdout, in order. A message that fails \
+            to decode, a line that is not UTF-8 or longer than 16 MiB, is printed \
+            with its error, FILE:LINE and raw text, and decoding goes on. A file \
+            that cannot be read (missing, no permission, binary) is reported on \
+            stderr and the other files are decoded. Counts per kind go to stderr; \
+            the exit status is 1 when any message failed or any file was not read, \
+            64 for a wrong option.
 
             Examples:
-              bcstream decode Tests/Payloads/*.json
+              bcstream decode Tests/Payloads
               bcstream decode --format ndjson --strict session.ndjson
-              printf '{"t":23,"online_viewer_num":44,"total_viewer_num":120}\\n' | bcstream decode
+              bcstream listen URL --key K --record live.ndjson; bcstream decode live.ndjson
+              printf '{"t":8}\\n' | bcstream decode - log.txt
             """
     )
 
-    @Argument(help: "Files to decode: .json fixtures (one message each) or files of one message per line. Default: stdin.")
+    @Argument(help: ArgumentHelp(
+        "Files or folders to decode (- is stdin, the default): .json fixtures, files of one message a line, recordings.",
+        valueName: "file"))
     var files: [String] = []
 
     @Option(help: "Output format: text (one readable line per message) or ndjson ({\"t\":35,\"kind\":\"gift\",\"message\":{…}} per line).")
@@ -34,74 +48,115 @@ struct DecodeCommand: ParsableCommand {
     var strict = false
 
     func run() throws {
-        let decoder = BCMessageDecoder(mode: strict ? .strict : .lenient)
-        let formatter = MessageFormatter(format: format)
-        var tally = DecodeTally()
-        var skipped = 0
-
-        func decodeOne(_ json: String, key: String?, location: String) {
-            do {
-                let response = try decoder.decode(json)
-                tally.count(response)
-                print(formatter.line(for: response, raw: json, key: key))
-            } catch {
-                tally.countError()
-                print(formatter.line(for: error, raw: json, key: key, location: location))
-            }
+        let run = DecodeRun(decoder: BCMessageDecoder(mode: strict ? .strict : .lenient),
+                            formatter: MessageFormatter(format: format))
+        for argument in files.isEmpty ? ["-"] : files {
+            DecodeSource.forEach(in: argument, run.read, problem: run.report)
         }
-
-        func decodeLines(_ lines: some Sequence<Substring>, source: String) {
-            for (index, line) in lines.enumerated() {
-                switch InputLine(line) {
-                case .message(let json, let key): decodeOne(json, key: key, location: "\(source):\(index + 1)")
-                case .other: if !line.allSatisfy(\.isWhitespace) { skipped += 1 }
-                }
-            }
-        }
-
-        if files.isEmpty {
-            decodeLines(AnySequence { AnyIterator { readLine(strippingNewline: true).map { Substring($0) } } },
-                        source: "stdin")
-        }
-        for path in files {
-            let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw ValidationError(TerminalText.escaped("cannot read \(path): \(error.localizedDescription)"))
-            }
-            if path.hasSuffix(".json") {
-                decodeOne(text, key: nil, location: path)
-            } else {
-                // Split on every line break, \r\n included: it is one Character, which a split on "\n" would
-                // not cut. Empty lines are kept so that line numbers in errors stay right.
-                decodeLines(text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline), source: path)
-            }
-        }
-
-        var summary = tally.summary
-        if skipped > 0 { summary += "; \(skipped) line\(skipped == 1 ? "" : "s") skipped (not messages)" }
-        FileHandle.standardError.write(Data("bcstream decode: \(summary)\n".utf8))
-        if tally.errors > 0 { throw ExitCode(1) }
+        if run.finish() { throw ExitCode(1) }
     }
 }
 
-/// One line of `decode`'s input: a message (bare JSON or a bcsvr `MSG` line) or something else.
-enum InputLine {
-    case message(json: String, key: String?)
-    case other
+/// One run of `decode`: reads each input, prints a line per message, counts, and tells what could not be read.
+final class DecodeRun {
+    private let decoder: BCMessageDecoder
+    private let formatter: MessageFormatter
+    /// Reads recorded frames; kept, as a JSONDecoder is costly to make.
+    private let frameDecoder = JSONDecoder()
+    private var tally = DecodeTally()
+    /// bcsvr lines that carry no message (ACK, ERR, commands).
+    private var skipped = 0
+    /// Inputs that could not be read, or only in part.
+    private var unread = 0
 
-    init(_ line: Substring) {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else {
-            self = .other
-            return
+    init(decoder: BCMessageDecoder, formatter: MessageFormatter) {
+        self.decoder = decoder
+        self.formatter = formatter
+    }
+
+    /// Decodes one input to the end; a problem reading it is reported and counted.
+    func read(_ source: DecodeSource) {
+        let descriptor: Int32
+        if source == .standardInput {
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(source.name, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                return report(.unreadable(path: source.name, reason: DecodeProblem.reason(errno: errno)))
+            }
         }
-        switch BCSVRLine(trimmed) {
-        case .message(let key, let json): self = .message(json: json, key: key)
-        case .ack, .error: self = .other
-        // Anything else is meant as a message: if it is not one, the decoder says why.
-        case .unknown: self = .message(json: trimmed, key: nil)
+        defer { if source != .standardInput { close(descriptor) } }
+        let reader = LineReader(descriptor: descriptor)
+        do {
+            switch source {
+            case .fixture(let path):
+                let bytes = try reader.readAll()
+                if let text = String(validating: bytes, as: UTF8.self) {
+                    decode(text, key: nil, location: path)
+                } else {
+                    show(DecodeInput.notUTF8(bytes), location: path)
+                }
+            case .lines, .standardInput:
+                try reader.forEachLine({ number, line in
+                    let location = "\(source.name):\(number)"
+                    switch line {
+                    case .tooLong(let bytes):
+                        show(DecodeInput.tooLong(bytes: bytes, limit: reader.maxLineBytes), location: location)
+                    case .bytes(let bytes):
+                        guard let text = String(validating: bytes, as: UTF8.self) else {
+                            return show(DecodeInput.notUTF8(bytes), location: location)
+                        }
+                        for input in DecodeInput.detect(text, decoder: frameDecoder) {
+                            show(input, location: location)
+                        }
+                    }
+                }, chunkDone: {
+                    // stdin may be a live feed (`tail -f log | bcstream decode`): what it gave is shown now.
+                    if source == .standardInput { fflush(nil) }
+                })
+            }
+        } catch {
+            report(DecodeProblem(error, source: source))
+        }
+    }
+
+    /// Tells on stderr why an input was not read, after what stdout holds so far.
+    func report(_ problem: DecodeProblem) {
+        if problem.isFailure { unread += 1 }
+        fflush(nil)  // every stream: stdout
+        FileHandle.standardError.write(Data("bcstream decode: \(reportLine(problem.description))\n".utf8))
+    }
+
+    /// Prints the summary on stderr; true when the run failed (a message or an input).
+    func finish() -> Bool {
+        var summary = tally.summary
+        if skipped > 0 { summary += "; \(skipped) line\(skipped == 1 ? "" : "s") skipped (not messages)" }
+        if unread > 0 { summary += "; \(unread) input\(unread == 1 ? "" : "s") not read" }
+        fflush(nil)  // every stream: stdout
+        FileHandle.standardError.write(Data("bcstream decode: \(TerminalText.escaped(summary))\n".utf8))
+        return tally.errors > 0 || unread > 0
+    }
+
+    private func show(_ input: DecodeInput, location: String) {
+        switch input {
+        case .message(let json, let key):
+            decode(json, key: key, location: location)
+        case .skipped:
+            skipped += 1
+        case .notDecodable(let reason, let raw, let key):
+            tally.countError()
+            print(formatter.line(forUndecodable: reason, raw: raw, key: key, location: location))
+        }
+    }
+
+    private func decode(_ json: String, key: String?, location: String) {
+        do {
+            let response = try decoder.decode(json)
+            tally.count(response)
+            print(formatter.line(for: response, raw: json, key: key))
+        } catch {
+            tally.countError()
+            print(formatter.line(for: error, raw: json, key: key, location: location))
         }
     }
 }

@@ -21,7 +21,7 @@ struct DemoCommand: AsyncParsableCommand {
     var format: MessageFormatter.Format = .text
 
     func run() async throws {
-        let loader = ReplayLoader(currentDirectory: FixtureFolder.checkoutRoot())
+        let loader = FixtureFolder.loader()
         let script: DemoScript
         do {
             script = try DemoScript(catalog: loader.defaultCatalog())
@@ -40,17 +40,5 @@ struct DemoCommand: AsyncParsableCommand {
         await loop.shutdown()
         await server.stop()
         if outcome.failed || outcome.tally.perKind["liveEnded"] == nil { throw ExitCode(1) }
-    }
-}
-
-/// Where the bundled fixtures are: `Tests/Payloads` under the current directory, or else under the checkout
-/// this binary was built from, so `swift run bcstream demo` works from any directory of the checkout.
-enum FixtureFolder {
-    static func checkoutRoot() -> String {
-        let current = FileManager.default.currentDirectoryPath
-        if FileManager.default.fileExists(atPath: current + "/" + ReplayLoader.defaultFolderPath) { return current }
-        let built = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-        return FileManager.default.fileExists(atPath: built + "/" + ReplayLoader.defaultFolderPath) ? built : current
     }
 }

@@ -62,6 +62,25 @@ struct MessageFormatter {
         }
     }
 
+    /// One line for input that was meant as a message but cannot be decoded at all (a line that is not UTF-8 or
+    /// is too long, a recorded binary frame, a message the listener refused): why, where, and the raw text when
+    /// it was kept, so that nothing is dropped without a word.
+    func line(forUndecodable reason: String, raw: String?, key: String? = nil, location: String) -> String {
+        switch format {
+        case .text:
+            let quoted = raw.map { ": " + TerminalText.excerpt($0) } ?? ""
+            return "\(Self.padded("t=?", 6)) \(Self.padded("?", Self.kindWidth)) ✗ "
+                + reportLine("\(location): \(reason)\(quoted)")
+        case .ndjson:
+            var fields: [String] = []
+            if let key { fields.append("\"key\":\(Self.quoted(key))") }
+            fields.append("\"source\":\(Self.quoted(location))")
+            fields.append("\"error\":\(Self.quoted(reason))")
+            if let raw { fields.append("\"raw\":\(Self.quoted(raw))") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+    }
+
     /// The longest kind name, so that summaries line up.
     static let kindWidth = BCType.allCases.map(\.name.count).max() ?? 0
 

@@ -14,19 +14,27 @@ struct ReplayCommand: AsyncParsableCommand {
             byte for byte as stored; PING gets ACK. Each key plays the sources from its first \
             subscription; a client that drops and subscribes again resumes where it left.
 
-            SOURCE is a fixture file, a folder of fixtures, a fixture name, a t (35), a kind (gift) or \
-            a recording made by `bcstream listen --record` (.ndjson). Default: every fixture of \
-            Tests/Payloads, in order of t. Fixtures are spaced by --interval; a recording keeps its \
-            recorded pace, scaled by --speed.
+            SOURCE is a fixture file, a folder of fixtures, a recording made by \
+            `bcstream listen --record` (.ndjson), or a fixture name, a t (35) or a \
+            kind (gift). A path is taken from the current directory first; a \
+            SOURCE that is no file or folder there names fixtures of Tests/Payloads \
+            (in the current directory, or else in the checkout bcstream was built \
+            from). Default: every fixture of Tests/Payloads, in order of t.
+
+            The fixtures that end the live (t=8 live ended, t=123 stream ended) play \
+            after all the others, so `bcstream listen`, which stops at the end of the \
+            live, receives every other fixture first; --keep-order plays them where \
+            they fall. Fixtures are spaced by --interval; a recording keeps its \
+            recorded pace and order, scaled by --speed.
 
             On a terminal, a prompt lets you push any fixture at any time: type a fixture name, a t or \
             a kind, Tab completes. Without a terminal the server stops once everything was played.
 
             Examples:
-              bcstream replay                                  # every fixture, one a second
+              bcstream replay                          # every fixture, one a second
               bcstream replay gift 116 --interval 0.2 --port 8080
-              bcstream replay session.ndjson --speed 4 --loop
-              bcstream replay Tests/Payloads --drop-after 5    # test your client's reconnect
+              bcstream replay ./session.ndjson --speed 4 --loop
+              bcstream replay Tests/Payloads --drop-after 5  # test a reconnect
             """
     )
 
@@ -44,6 +52,9 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @Option(help: "Recordings: pace multiplier (2 = twice as fast) or max (as fast as the client takes it).")
     var speed = "1"
+
+    @Flag(help: "Play the fixtures that end the live (t=8, t=123) where they fall, not last.")
+    var keepOrder = false
 
     @Flag(help: "Play the sources again and again.")
     var loop = false
@@ -76,10 +87,10 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loader = ReplayLoader(currentDirectory: FixtureFolder.checkoutRoot())
+        let loader = FixtureFolder.loader()
         let playlist: ReplayPlaylist
         do {
-            playlist = try loader.load(arguments: sources)
+            playlist = try loader.load(arguments: sources, liveEndsLast: !keepOrder)
         } catch {
             throw ValidationError(TerminalText.escaped(error.description))
         }

@@ -64,6 +64,37 @@ struct ReplayEndToEndTests {
         #expect(!events.contains { if case .reconnecting = $0 { true } else { false } })
     }
 
+    /// `bcstream replay` (every fixture) into a listener that stops at the end of the live, as `listen` does: every
+    /// fixture that does not end the live arrives, then one end, and the listener stops there.
+    @Test func everyFixtureArrivesBeforeTheEndOfTheLive() async throws {
+        let items = try Checkout.loader.load(arguments: []).items
+        let names = try Checkout.fixtureNames()
+        let ending = try names.filter { name in
+            let object = try JSONSerialization.jsonObject(with: Checkout.bytes(of: name)) as? [String: Any]
+            return (object?["t"] as? Int).flatMap(BCType.init(rawValue:))?.endsLive == true
+        }
+        #expect(!ending.isEmpty && ending.count < names.count)
+        let session = try await Session(items, stopOnLiveEnd: true)
+        let events = try await session.events.all(within: .seconds(30), "the live to end")
+        await session.server.stop()
+
+        let arrived = events.filter {
+            switch $0 {
+            case .message, .undecodable(.some, _, _): true
+            default: false
+            }
+        }
+        #expect(arrived.count == names.count - ending.count + 1, "every fixture that does not end the live, then one end")
+        let expected = try items.prefix(names.count - ending.count + 1).map { try BCMessageDecoder().decode($0.text) }
+        #expect(Self.responses(events) == expected)
+        #expect(Self.responses(events).last?.type?.endsLive == true)
+        guard case .ended(let end) = events.last else {
+            Issue.record("the listener did not end with the live: \(String(describing: events.last))")
+            return
+        }
+        #expect(end?.type?.endsLive == true)
+    }
+
     @Test func aRecordingReplaysToTheSameDecodedStream() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/session.ndjson"

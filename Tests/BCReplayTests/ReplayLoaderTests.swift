@@ -4,17 +4,33 @@ import Foundation
 import Testing
 
 @Suite struct ReplayLoaderTests {
-    @Test func withNoArgumentEveryFixtureOfTheDefaultFolderPlaysByTThenName() throws {
+    /// The fixture names in the folder's order: by `t`, then name; names without a `t` last.
+    static func folderOrder(_ names: [String]) -> [String] {
+        names.sorted { (Int($0.prefix { $0 != "-" }) ?? .max, $0) < (Int($1.prefix { $0 != "-" }) ?? .max, $1) }
+    }
+
+    /// Whether a fixture ends the live, by the `t` its JSON holds, read here with JSONSerialization.
+    static func endsLive(_ name: String) throws -> Bool {
+        let object = try JSONSerialization.jsonObject(with: Checkout.bytes(of: name)) as? [String: Any]
+        return (object?["t"] as? Int).flatMap(BCType.init(rawValue:))?.endsLive == true
+    }
+
+    @Test func withNoArgumentEveryFixtureOfTheDefaultFolderPlaysByTThenNameTheLiveEndsLast() throws {
         let playlist = try Checkout.loader.load(arguments: [])
         #expect(playlist.problems.isEmpty)
         let names = try Checkout.fixtureNames()
         #expect(playlist.items.count == names.count)
-        let expected = names.sorted {
-            (Int($0.prefix { $0 != "-" }) ?? .max, $0) < (Int($1.prefix { $0 != "-" }) ?? .max, $1)
-        }
+        let ordered = Self.folderOrder(names)
+        let ending = try ordered.filter(Self.endsLive)
+        #expect(ending == ["8-live-ended-bare", "8-live-ended-with-delay-hint", "123-stream-ended-bare"])
+        let expected = ordered.filter { !ending.contains($0) } + ending
         #expect(playlist.items.compactMap(\.fixtureName) == expected)
         #expect(playlist.items.first?.fixtureName?.hasPrefix("1-comment-") == true)
-        #expect(playlist.items.last?.fixtureName == "999-unknown-future-kind")
+        #expect(playlist.items.last?.fixtureName == "123-stream-ended-bare")
+        #expect(playlist.items.dropLast(ending.count).last?.fixtureName == "999-unknown-future-kind")
+
+        let kept = try Checkout.loader.load(arguments: [], liveEndsLast: false)
+        #expect(kept.items.compactMap(\.fixtureName) == ordered, "--keep-order: the folder's order exactly")
         #expect(playlist.items.first?.location.file.hasPrefix("Tests/Payloads/") == true)
         for item in playlist.items {
             let name = try #require(item.fixtureName)
@@ -82,13 +98,65 @@ import Testing
         #expect(playlist.items.compactMap(\.fixtureName) == ["8-live-ended-bare", "8-live-ended-with-delay-hint"])
     }
 
-    @Test func argumentsPlayInTheOrderGiven() throws {
+    @Test func argumentsPlayInTheOrderGivenTheLiveEndsLast() throws {
         let arguments = ["8-live-ended-bare", "23", "Tests/Payloads/3-join-wire-shape.json"]
         let playlist = try Checkout.loader.load(arguments: arguments)
         let viewerCounts = try Checkout.fixtureNames(in: Checkout.payloads).filter { $0.hasPrefix("23-") }.sorted()
         #expect(playlist.items.compactMap(\.fixtureName)
-                == ["8-live-ended-bare"] + viewerCounts + ["3-join-wire-shape"])
-        #expect(playlist.items.last?.location.file == "Tests/Payloads/3-join-wire-shape.json")
+                == viewerCounts + ["3-join-wire-shape", "8-live-ended-bare"])
+        #expect(playlist.items.dropLast().last?.location.file == "Tests/Payloads/3-join-wire-shape.json")
+
+        let kept = try Checkout.loader.load(arguments: arguments, liveEndsLast: false)
+        #expect(kept.items.compactMap(\.fixtureName) == ["8-live-ended-bare"] + viewerCounts + ["3-join-wire-shape"])
+    }
+
+    /// A recording is a session as it happened: its frames keep their order, an end of the live included.
+    @Test func aRecordingKeepsItsOrderOnlyFixturesMove() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("session.ndjson", [
+            try recordedLine("2026-11-22T02:30:11.000Z", "MSG\tk\t{\"t\":8}"),
+            try recordedLine("2026-11-22T02:30:12.000Z", "MSG\tk\t{\"t\":1,\"cm\":\"after the end\"}"),
+        ].joined(separator: "\n"))
+        let loader = ReplayLoader(currentDirectory: directory.path, defaultFolder: Checkout.payloads)
+        let playlist = try loader.load(arguments: ["123", "session.ndjson", "3-join-wire-shape"])
+        #expect(playlist.items.map(\.text) == [
+            "MSG\tk\t{\"t\":8}", "MSG\tk\t{\"t\":1,\"cm\":\"after the end\"}",
+            String(decoding: try Checkout.bytes(of: "3-join-wire-shape"), as: UTF8.self),
+            String(decoding: try Checkout.bytes(of: "123-stream-ended-bare"), as: UTF8.self),
+        ])
+    }
+
+    /// The user stands in a folder of their own: what they typed is found there first, and only a word that is
+    /// no file or folder there names fixtures of the fixture folder, which lies elsewhere (the checkout).
+    @Test func pathsResolveWhereTheUserStandsFirstThenNamesInTheFixtureFolder() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("8-live-ended-bare.json", #"{"t":1,"cm":"mine, not the checkout's"}"#)
+        try directory.write("session.ndjson", try recordedLine("2026-11-22T02:30:11.000Z", "MSG\tk\t{\"t\":23}"))
+        try FileManager.default.createDirectory(atPath: directory.path + "/gift", withIntermediateDirectories: false)
+        try directory.write("gift/35-mine.json", #"{"t":35}"#)
+        let loader = ReplayLoader(currentDirectory: directory.path, defaultFolder: Checkout.payloads)
+
+        #expect(try loader.source(for: "8-live-ended-bare.json") == .fixture(path: "8-live-ended-bare.json"))
+        #expect(try loader.source(for: "session.ndjson") == .recording(path: "session.ndjson"))
+        #expect(try loader.source(for: "./session.ndjson") == .recording(path: "./session.ndjson"))
+        #expect(try loader.source(for: "gift") == .folder(path: "gift"), "a folder here wins over the kind")
+        let mine = try loader.load(arguments: ["8-live-ended-bare.json", "session.ndjson", "gift"])
+        #expect(mine.items.map(\.text) == [#"{"t":1,"cm":"mine, not the checkout's"}"#, "MSG\tk\t{\"t\":23}",
+                                           #"{"t":35}"#])
+        #expect(mine.items.map(\.location.file) == ["8-live-ended-bare.json", "session.ndjson", "gift/35-mine.json"],
+                "items show the paths as typed")
+
+        // Nothing of that name here: the fixture folder's.
+        let named = try loader.load(arguments: ["8-live-ended-bare", "35"])
+        let gifts = try Checkout.fixtureNames().filter { $0.hasPrefix("35-") }.sorted()
+        #expect(named.items.compactMap(\.fixtureName) == gifts + ["8-live-ended-bare"], "the end of the live last")
+        #expect(named.items.last?.text == String(decoding: try Checkout.bytes(of: "8-live-ended-bare"), as: UTF8.self))
+        #expect(named.items.last?.location.file == Checkout.payloads + "/8-live-ended-bare.json")
+        #expect(try loader.load(arguments: []).items.count == (try Checkout.fixtureNames()).count)
+
+        #expect(throws: ReplayError.notFound(path: "elsewhere.ndjson")) {
+            try loader.load(arguments: ["elsewhere.ndjson"])
+        }
     }
 
     @Test func aFolderIsEveryJSONDirectlyInsideIncludingTheInvalidOnesWhenAskedFor() throws {
@@ -96,7 +164,9 @@ import Testing
         let names = try Checkout.fixtureNames(in: Checkout.payloads + "/Invalid")
         #expect(playlist.items.count == names.count)
         #expect(playlist.items.first?.fixtureName == "1-comment-cm-missing")
-        #expect(playlist.items.last?.fixtureName == "truncated-json", "names without a t come last")
+        #expect(playlist.items.dropLast().last?.fixtureName == "truncated-json", "names without a t come last")
+        #expect(playlist.items.last?.fixtureName == "8-live-ended-delay-bool",
+                "but after them the end of the live, malformed as it is: the listener ends on it too")
         let empty = try #require(playlist.items.first { $0.fixtureName == "empty" })
         #expect(empty.text == (try String(contentsOfFile: Checkout.payloads + "/Invalid/empty.json", encoding: .utf8)))
     }

@@ -24,19 +24,28 @@ struct BCStreamProcess {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Runs `bcstream` (or `executable`) with `arguments` in `directory` (the checkout by default), `stdin` as its
+    /// input, to its exit.
     static func run(_ arguments: [String], stdin: String = "", executable: URL = executable,
-                    prefix: [String] = []) throws -> Result {
+                    prefix: [String] = [], in directory: URL = repository) throws -> Result {
+        try run(arguments, input: Data(stdin.utf8), executable: executable, prefix: prefix, in: directory)
+    }
+
+    /// As `run(_:stdin:…)`, with stdin given as bytes (which need not be UTF-8).
+    static func run(_ arguments: [String], input: Data, executable: URL = executable,
+                    prefix: [String] = [], in directory: URL = repository) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = prefix + arguments
-        process.currentDirectoryURL = repository
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
+        process.currentDirectoryURL = directory
+        let stdin = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = stdin
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
+        // Written while the child runs, so that an input larger than the pipe reaches it as it reads.
+        try stdin.fileHandleForWriting.write(contentsOf: input)
+        try stdin.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a large output cannot block the child.
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = error.fileHandleForReading.readDataToEndOfFile()
@@ -52,9 +61,23 @@ struct BCStreamProcess {
         private let output: FileHandle
         private var buffer = Data()
 
-        init(process: Process, output: FileHandle) {
+        /// The write end of its stdin, when it was started with `input: true`.
+        let input: FileHandle?
+
+        init(process: Process, output: FileHandle, input: FileHandle? = nil) {
             self.process = process
             self.output = output
+            self.input = input
+        }
+
+        /// Writes `text` to its stdin (started with `input: true`).
+        func write(_ text: String) throws {
+            try input?.write(contentsOf: Data(text.utf8))
+        }
+
+        /// Closes its stdin: the end of its input.
+        func closeInput() throws {
+            try input?.close()
         }
 
         /// The next line of stdout, or nil at its end.
@@ -83,17 +106,21 @@ struct BCStreamProcess {
         }
     }
 
-    static func start(_ arguments: [String]) throws -> Running {
+    /// Starts `bcstream` with `arguments` in `directory` (the checkout by default); its stdout is read with
+    /// `readLine()`.
+    /// With `input`, its stdin is a pipe written with `Running.write(_:)`; otherwise it is empty.
+    static func start(_ arguments: [String], in directory: URL = repository, input: Bool = false) throws -> Running {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = repository
+        process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input ? Pipe() : nil
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
-        return Running(process: process, output: output.fileHandleForReading)
+        return Running(process: process, output: output.fileHandleForReading, input: stdin?.fileHandleForWriting)
     }
 
     /// Runs a test peer script with the `python3` on PATH (the one the README's test command installed

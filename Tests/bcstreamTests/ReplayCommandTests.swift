@@ -1,3 +1,4 @@
+import BCMessages
 import Foundation
 import Testing
 
@@ -20,12 +21,48 @@ import Testing
             .filter { $0.hasSuffix(".json") }
             .map { String($0.dropLast(5)) }
             .sorted { (Int($0.prefix { $0 != "-" }) ?? .max, $0) < (Int($1.prefix { $0 != "-" }) ?? .max, $1) }
-        let expected = try names.map { name in
-            "MSG\tfixture:key\t" + String(decoding: try Data(contentsOf: payloads.appendingPathComponent(name + ".json")),
-                                          as: UTF8.self)
+        let texts = try names.map { name in
+            String(decoding: try Data(contentsOf: payloads.appendingPathComponent(name + ".json")), as: UTF8.self)
         }
+        // The fixtures that end the live (by the t of their JSON) come last, each part in the folder's order.
+        let ends = try texts.map { text in
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            return (object?["t"] as? Int).flatMap(BCType.init(rawValue:))?.endsLive == true
+        }
+        #expect(ends.filter { $0 }.count == 3, "t=8 twice and t=123")
+        let ordered = zip(texts, ends).filter { !$0.1 }.map(\.0) + zip(texts, ends).filter { $0.1 }.map(\.0)
+        let expected = ordered.map { "MSG\tfixture:key\t" + $0 }
         #expect(frames.filter { $0 != "ACK" } == expected, "every fixture once, in order, exactly as stored")
         #expect(frames.contains("ACK"), "PING is answered")
+        #expect(replay.wait() == 0)
+    }
+
+    /// Run from a folder of the user's that is not the checkout: a relative path is found there, and a fixture
+    /// name that is no file there is still found in the checkout's fixtures.
+    @Test(.timeLimit(.minutes(1)))
+    func replayFindsFilesWhereTheUserStands() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let recorded = #"{"key":"rec:1","text":"MSG\trec:1\t{\"t\":23,\"online_viewer_num\":7}","time":"2026-11-22T02:30:11.000Z"}"#
+        try Data((recorded + "\n").utf8).write(to: directory.appendingPathComponent("session.ndjson"))
+
+        let missing = try BCStreamProcess.run(["replay", "nothing.ndjson"], in: directory)
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("no such file or folder: nothing.ndjson"))
+
+        let replay = try BCStreamProcess.start(["replay", "8-live-ended-bare", "session.ndjson", "--interval", "0"],
+                                               in: directory)
+        defer { replay.terminate() }
+        let url = try #require(replay.readLine(), "replay prints its URL first")
+        let client = try BCStreamProcess.runPython(["Tests/Peers/bcsvr_client.py", url, "mine:1"])
+        #expect(client.status == 0, "\(client.stderr)")
+        let frames = try client.lines.map { try JSONDecoder().decode(String.self, from: Data($0.utf8)) }
+        let end = try String(decoding: Data(contentsOf: BCStreamProcess.repository
+                                                .appendingPathComponent("Tests/Payloads/8-live-ended-bare.json")),
+                             as: UTF8.self)
+        #expect(frames.filter { $0 != "ACK" } == ["MSG\tmine:1\t{\"t\":23,\"online_viewer_num\":7}", "MSG\tmine:1\t" + end],
+                "the recording from here, then the checkout's fixture, which ends the live, last")
         #expect(replay.wait() == 0)
     }
 }
