@@ -26,7 +26,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             script = try DemoScript(catalog: loader.defaultCatalog())
         } catch {
-            throw ValidationError(TerminalText.escaped(error.description))
+            throw CommandFailure(error.description)
         }
         let server = try await ReplayServer(schedule: script.steps)
         guard let url = URL(string: "ws://\(server.host):\(server.port)/") else { throw ExitCode(1) }

@@ -92,10 +92,10 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             playlist = try loader.load(arguments: sources, liveEndsLast: !keepOrder)
         } catch {
-            throw ValidationError(TerminalText.escaped(error.description))
+            throw CommandFailure(error.description)
         }
         for problem in playlist.problems { log("skipped \(problem)") }
-        guard !playlist.items.isEmpty else { throw ValidationError("Nothing to play: the sources hold no message.") }
+        guard !playlist.items.isEmpty else { throw CommandFailure("nothing to play: the sources hold no message") }
 
         let options = ReplaySchedule.Options(interval: .milliseconds(Int64(interval * 1000)),
                                              speed: ReplaySpeed(speed) ?? .recorded, loop: loop)
@@ -107,7 +107,7 @@ struct ReplayCommand: AsyncParsableCommand {
                                             schedule: ReplaySchedule(items: playlist.items, options: options),
                                             faults: faults)
         } catch {
-            throw ValidationError(TerminalText.escaped("cannot listen on \(host):\(port): \(error)"))
+            throw CommandFailure("\(error); pick another --port, or 0 for any free one")
         }
         writeLine("ws://\(server.host):\(server.port)/")
         log("serving \(playlist.items.count) message\(playlist.items.count == 1 ? "" : "s") on ws://\(server.host):\(server.port)/ — subscribe with SUB<TAB><any key>")

@@ -46,4 +46,17 @@ struct CommandLineSurfaceTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: bcstream \(name)"))
     }
+
+    @Test("a port in use fails with the reason and exit 1, not a usage error")
+    func portInUse() throws {
+        let first = try BCStreamProcess.start(["replay", "--port", "0", "--keep-open"])
+        defer { first.terminate() }
+        let url = try #require(first.readLine(), "replay prints its URL first")
+        let port = try #require(url.split(separator: ":").last?.split(separator: "/").first.map(String.init))
+        let second = try BCStreamProcess.run(["replay", "--port", port])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("port \(port) on 127.0.0.1 is already in use by another process"), "\(second.stderr)")
+        #expect(second.stderr.contains("--port"), "says what to do")
+        #expect(!second.stderr.contains("Usage:"))
+    }
 }
