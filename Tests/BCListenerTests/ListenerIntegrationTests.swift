@@ -112,7 +112,8 @@ struct ListenerIntegrationTests {
             let configuration = harness.configuration()
             let started = ContinuousClock.now
             let heard = try await harness.listen(configuration).all(within: .seconds(5))
-            #expect(ContinuousClock.now - started < .seconds(2), "no back-off before giving up")
+            // The events below prove there was no retry; the clock only bounds it, loosely for a loaded machine.
+            #expect(ContinuousClock.now - started < .seconds(4), "no back-off before giving up")
             #expect(heard.map(\.event) == [.failed(.rejected(.httpStatus(403)))])
             #expect(configuration.host.hasPrefix("127.0.0.1:"), "the port is named")
             #expect(heard.first?.event.description(host: configuration.host) == """

@@ -208,8 +208,9 @@ struct ClientTests {
             #expect(reason.cause == .silence(after: .seconds(2)))
             #expect(reason.initiatedLocally)
             // The cause above already says the hangup came a whole window after the last pong; the clock here
-            // starts when the test saw `.opened`, which a loaded machine delivers late, so the low bound is loose.
-            #expect(elapsed >= .milliseconds(500) && elapsed < .seconds(5))
+            // starts when the test saw `.opened`, which a loaded machine delivers late, so only the upper bound
+            // (the hangup does come, within the window and some slack) is the clock's to check.
+            #expect(elapsed < .seconds(5))
         }
         await loop.shutdown()
     }
