@@ -33,6 +33,8 @@ struct ListenSession {
         var outcome = Outcome()
         var reconnects = 0
         var open = Set<String>()
+        /// A drop not told yet, by key: `.reconnecting` follows at once and says it again with the retry.
+        var heldDrops: [String: String] = [:]
         let showKey = format == .ndjson || listeners.count > 1
 
         await withTaskGroup(of: Void.self) { group in
@@ -68,16 +70,20 @@ struct ListenSession {
                     continue
                 case .event(let key, let host, let event, let handled):
                     defer { handled.resume() }
+                    if let drop = heldDrops[key], !event.retries {
+                        heldDrops[key] = nil
+                        status.note(drop)
+                    }
                     let shownKey = showKey ? key : nil
                     switch event {
                     case .message(let response, let raw, _, _):
                         outcome.tally.count(response)
                         status.clear()
-                        writeLine(formatter.line(for: response, raw: raw, key: shownKey))
+                        writeMessageLine(formatter.line(for: response, raw: raw, key: shownKey))
                     case .undecodable(let error?, let raw, _):
                         outcome.tally.countError()
                         status.clear()
-                        writeLine(formatter.line(for: error, raw: raw, key: shownKey))
+                        writeMessageLine(formatter.line(for: error, raw: raw, key: shownKey))
                     case .undecodable(nil, let raw, let reason):
                         status.note("\(key): \(reason)")
                         if format == .ndjson {
@@ -88,10 +94,13 @@ struct ListenSession {
                         open.insert(key)
                         status.note(event.description(host: host))
                     case .disconnected:
+                        // Told with the reconnect that follows it, which names the same cause: one report per drop.
                         open.remove(key)
-                        status.note(event.description(host: host))
+                        heldDrops[key] = event.description(host: host)
+                        continue
                     case .reconnecting:
                         reconnects += 1
+                        heldDrops[key] = nil
                         status.note(event.description(host: host))
                     case .failed:
                         outcome.failed = true
@@ -122,81 +131,15 @@ struct ListenSession {
             }
             feed.finish()
         }
+        for drop in heldDrops.values.sorted() { status.note(drop) }
         status.finish("\(outcome.tally.summary)")
         return outcome
     }
 }
 
-/// The status shown on stderr: on a terminal one line rewritten in place, with notes printed above it;
-/// elsewhere (a log, CI) only the notes, one per line.
-///
-/// Notes go through `reportLine`: they quote what the server sent (unknown commands, `ERR` text, the key of a
-/// `MSG` for another channel, close reasons), which must neither break the line nor drive the terminal. The
-/// status and the final counts are escaped too, but never cut.
-///
-/// The status line never shares a row with anything: it is erased before each note and before each line written
-/// to stdout (`clear()`), cut to the terminal's width so it never wraps, and redrawn at most ten times a second.
-final class StatusLine: Sendable {
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-    private struct Shown {
-        var visible = false
-        var lastDrawn: ContinuousClock.Instant?
-    }
-    private let shown = Mutex(Shown())
-
-    func note(_ text: String) {
-        let text = reportLine(text)
-        clear()
-        write("\(text)\n")
-    }
-
-    /// Erases the status line, so that what follows (a message on stdout, a note) starts at column 0.
-    func clear() {
-        guard isTerminal else { return }
-        let visible = shown.withLock { shown in
-            defer { shown.visible = false; shown.lastDrawn = nil }
-            return shown.visible
-        }
-        if visible { write("\r\u{1B}[K") }
-    }
-
-    func show(_ text: String) {
-        guard isTerminal else { return }
-        let now = ContinuousClock.now
-        let draw = shown.withLock { shown in
-            if let last = shown.lastDrawn, shown.visible, now - last < .milliseconds(100) { return false }
-            shown.visible = true
-            shown.lastDrawn = now
-            return true
-        }
-        if draw { write("\r\u{1B}[K\(Self.fitted(TerminalText.escaped(text)))") }
-    }
-
-    /// `text` cut to one scalar less than the terminal's width (a line filling the last column wraps on some
-    /// terminals), with "…" where it was cut.
-    private static func fitted(_ text: String) -> String {
-        var size = winsize()
-        let columns = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-        let room = max(10, columns - 1)
-        var width = 0
-        var result = ""
-        for scalar in text.unicodeScalars {
-            // East Asian wide characters and emoji take two columns.
-            let cells = scalar.value >= 0x1100 && scalar.properties.isEmojiPresentation || (0x2E80...0xFFDC).contains(scalar.value) ? 2 : 1
-            if width + cells > room - 1 { return result + "…" }
-            width += cells
-            result.unicodeScalars.append(scalar)
-        }
-        return result
-    }
-
-    func finish(_ text: String) {
-        let text = TerminalText.escaped(text)
-        clear()
-        write("\(text)\n")
-    }
-
-    private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+private extension BCListenerEvent {
+    /// A retry, whose line names the cause of the drop before it.
+    var retries: Bool {
+        if case .reconnecting = self { true } else { false }
     }
 }

@@ -83,6 +83,8 @@ struct MessageFormatter {
 
     /// The longest kind name, so that summaries line up.
     static let kindWidth = BCType.allCases.map(\.name.count).max() ?? 0
+    /// Where a text line's summary starts: after "t=NNN " (6 + 1) and the kind's column (+ 1).
+    static let textColumn = 6 + 1 + kindWidth + 1
 
     /// `text` followed by spaces up to `width` characters; never cut.
     static func padded(_ text: String, _ width: Int) -> String {

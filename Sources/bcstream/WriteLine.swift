@@ -7,6 +7,21 @@ func writeLine(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+/// Columns of the terminal on stdout, or nil when stdout is a pipe or a file; read once.
+private let stdoutColumns = TerminalColumns.width(of: STDOUT_FILENO)
+
+/// Writes a message line (`MessageFormatter`'s text) to stdout. On a terminal a line wider than it is wrapped
+/// with a hanging indent under the message's text column, so the `t=` column stays clean; the whole text is
+/// kept (it is what a person reads). Elsewhere the line goes out whole.
+func writeMessageLine(_ line: String) {
+    guard let columns = stdoutColumns, columns > MessageFormatter.textColumn + 20 else {
+        writeLine(line)
+        return
+    }
+    writeLine(TerminalColumns.wrapped(line, width: columns - 1, indent: MessageFormatter.textColumn)
+        .joined(separator: "\n"))
+}
+
 /// A line of a report for a person (stderr, a text-format error) as it may be printed: every control shown
 /// escaped (`TerminalText.escaped`), since reports quote text from the network, clients and the disk, and at
 /// most `limit` Unicode scalars. The quoted parts are excerpts already; the limit also stops a quote of a few

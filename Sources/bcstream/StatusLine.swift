@@ -1,0 +1,71 @@
+import BCMessages
+import Foundation
+import Synchronization
+
+/// The status shown on stderr: on a terminal one line rewritten in place, with notes printed above it;
+/// elsewhere (a log, CI) only the notes, one per line.
+///
+/// Notes go through `reportLine`: they quote what the server sent (unknown commands, `ERR` text, the key of a
+/// `MSG` for another channel, close reasons), which must neither break the line nor drive the terminal. The
+/// status and the final counts are escaped too, but never cut.
+///
+/// The status line never shares a row with anything: it is erased before each note and before each line written
+/// to stdout (`clear()`), cut to the terminal's width so it never wraps, and redrawn at most ten times a second.
+final class StatusLine: Sendable {
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private struct Shown {
+        var visible = false
+        var lastDrawn: ContinuousClock.Instant?
+    }
+    private let shown = Mutex(Shown())
+
+    func note(_ text: String) {
+        let text = reportLine(text)
+        clear()
+        write("\(text)\n")
+    }
+
+    /// Erases the status line, so that what follows (a message on stdout, a note) starts at column 0.
+    func clear() {
+        guard isTerminal else { return }
+        let visible = shown.withLock { shown in
+            defer { shown.visible = false; shown.lastDrawn = nil }
+            return shown.visible
+        }
+        if visible { write("\r\u{1B}[K") }
+    }
+
+    func show(_ text: String) {
+        guard isTerminal else { return }
+        let now = ContinuousClock.now
+        let draw = shown.withLock { shown in
+            if let last = shown.lastDrawn, shown.visible, now - last < .milliseconds(100) { return false }
+            shown.visible = true
+            shown.lastDrawn = now
+            return true
+        }
+        if draw { write("\r\u{1B}[K\(Self.fitted(TerminalText.escaped(text)))") }
+    }
+
+    /// `text` cut to one column less than the terminal's width (a line filling the last column wraps on some
+    /// terminals), with "…" where it was cut.
+    private static func fitted(_ text: String) -> String {
+        TerminalColumns.fitted(text, room: max(10, (TerminalColumns.width(of: STDERR_FILENO) ?? 80) - 1))
+    }
+
+    /// The last words (the final counts): never cut, wrapped at word boundaries on a terminal, continued rows
+    /// indented.
+    func finish(_ text: String) {
+        let text = TerminalText.escaped(text)
+        clear()
+        guard isTerminal, let columns = TerminalColumns.width(of: STDERR_FILENO) else {
+            write("\(text)\n")
+            return
+        }
+        write(TerminalColumns.wrapped(text, width: columns - 1, indent: 2).joined(separator: "\n") + "\n")
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// What a person sees on a real terminal: `bcstream` runs inside tmux (a pseudo-terminal of a known size), and
+/// the screen tmux holds is read back and judged line by line.
+@Suite("On a terminal", .serialized, .timeLimit(.minutes(1)))
+struct TerminalScreenTests {
+    /// One tmux server of its own (`-L`), killed at the end: nothing of it outlives the test.
+    final class Screen {
+        let socket = "bcstream-test-\(UUID().uuidString.prefix(8))"
+
+        init(columns: Int, rows: Int, command: String) throws {
+            try tmux(["new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command])
+        }
+
+        deinit { try? tmux(["kill-server"]) }
+
+        /// Runs tmux and waits for it. Spawned directly, not with `Process`: the tmux server daemon inherits the
+        /// descriptor `Process` watches for its child's exit, so `waitUntilExit` would wait for the server.
+        func tmux(_ arguments: [String]) throws {
+            let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for descriptor: Int32 in 0...2 {
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            }
+            var pid: pid_t = 0
+            let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
+            try #require(spawned == 0, "tmux could not be started (is it installed?): \(String(cString: strerror(spawned)))")
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        }
+
+        /// The screen's rows, as tmux holds them.
+        func rows() throws -> [String] {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).screen")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try tmux(["capture-pane", "-t", "0", ";", "save-buffer", file.path])
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+        }
+
+        /// Polls the screen (every 100 ms, at most `seconds`) until a row satisfies `done`.
+        func rows(within seconds: Double, until done: (String) -> Bool) async throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < deadline {
+                let rows = try rows()
+                if rows.contains(where: done) { return rows }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            Issue.record("the screen never showed what was awaited:\n\(try rows().joined(separator: "\n"))")
+            return try rows()
+        }
+    }
+
+    static var messageRow: Regex<(Substring, Substring)> { /^t=(\d+|\?) +[A-Za-z?]+ +\S/ }
+    /// Where the text of a message row starts; a wrapped row continues there.
+    static let textColumn = 38
+
+    @Test("the demo reads cleanly: each message on its own rows from column 0, the status never glued to one",
+          arguments: [80, 100])
+    func demoReadsCleanly(columns: Int) async throws {
+        let screen = try Screen(columns: columns, rows: 60, command:
+            "cd '\(BCStreamProcess.repository.path)' && '\(BCStreamProcess.executable.path)' demo; echo EXIT=$?; sleep 60")
+        let rows = try await screen.rows(within: 40) { $0.hasPrefix("EXIT=") }
+        let shown = rows.filter { !$0.isEmpty }
+        #expect(shown.contains("EXIT=0"))
+
+        let messages = shown.filter { $0.firstMatch(of: Self.messageRow) != nil }
+        #expect(messages.count >= 20, "the demo's 20 messages, each starting a row at column 0:\n\(shown.joined(separator: "\n"))")
+        for (index, row) in shown.enumerated() {
+            #expect(row.count <= columns, "row \(index) is wider than the terminal: \(row)")
+            // No row carries two things: a message row holds one message, and the status line
+            // ("1/1 connected · …") never shares a row with a message or stays on screen.
+            #expect(!row.contains("connected ·"), "the status line was left on screen or glued: \(row)")
+            #expect(row.ranges(of: "t=").count <= 1 || row.hasPrefix("t=8 "), "two messages on one row: \(row)")
+            let isMessage = row.firstMatch(of: Self.messageRow) != nil
+            let isContinuation = row.hasPrefix(String(repeating: " ", count: Self.textColumn))
+            if isContinuation {
+                let above = shown[..<index].last { !$0.hasPrefix(" ") }
+                #expect(above?.firstMatch(of: Self.messageRow) != nil, "a wrapped row that continues no message: \(row)")
+            } else if !isMessage {
+                // stderr's notes: known words, whole rows.
+                let note = /^(demo: |connected to |subscribed to |the live ended|\d+ messages: |  \S|EXIT=)/
+                #expect(row.firstMatch(of: note) != nil, "a row that is neither a message nor a note: \(row)")
+            }
+        }
+        let summary = try #require(shown.firstIndex { $0.hasPrefix("20 messages: ") }, "the final counts")
+        #expect(shown[summary...].joined().contains("0 errors"), "the summary, wrapped if it must, ends with the errors")
+    }
+
+    @Test("a drop is told once, with the retry, not twice")
+    func oneReportPerDrop() throws {
+        let replay = try BCStreamProcess.start(["replay", "23", "--drop-after", "2", "--interval", "0", "--loop"])
+        defer { replay.terminate() }
+        let url = try #require(replay.readLine(), "replay prints its URL first")
+        let listen = try BCStreamProcess.run(["listen", url, "--key", "k", "--count", "5"])
+        #expect(listen.status == 0, "\(listen.stderr)")
+        let notes = listen.stderr.split(separator: "\n").map(String.init)
+        let drops = notes.filter { $0.contains("drop after 2") }
+        let retries = notes.filter { $0.contains("reconnecting in") }
+        #expect(retries.count == 2, "5 messages at 2 per connection: two drops\n\(listen.stderr)")
+        #expect(drops == retries, "each drop is one line, the retry's\n\(listen.stderr)")
+    }
+}
