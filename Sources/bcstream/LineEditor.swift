@@ -20,6 +20,7 @@ import Synchronization
 /// in `state`, another `Mutex`, which other threads only hold to append a line or read a flag.
 final class LineEditor: PromptConsole {
     let lines: AsyncStream<String>
+    let keys = "Up recalls a line, Ctrl-U clears it, Ctrl-D quits."
 
     private struct State {
         /// Lines said since the editor thread last woke, to print above the prompt.

@@ -8,6 +8,8 @@ protocol PromptConsole: Sendable {
     /// The lines typed, without their line break; finished at the end of input (Ctrl-D on an empty line) or
     /// when `stop()` was called.
     var lines: AsyncStream<String> { get }
+    /// The keys worth knowing, for the first line the prompt says.
+    var keys: String { get }
     /// Shows `line` to the person, on a line of its own. It must be safe to print already (escaped, no line
     /// break): the console prints it as it is.
     func say(_ line: String)
@@ -34,6 +36,7 @@ func makePromptConsole(prompt: String, completion: PromptCompletion) -> (any Pro
 /// receives is the lines, whatever it is (a file, a pipe, a dumb terminal).
 final class PlainLineReader: PromptConsole {
     let lines: AsyncStream<String>
+    let keys = "Ctrl-D quits."
 
     init() {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)

@@ -15,7 +15,7 @@ struct ReplayPrompt {
     let console: any PromptConsole
 
     func run() async {
-        say(completion.help + " `who` lists subscribers, Up recalls a line, Ctrl-D quits.")
+        say(completion.help + " `who` lists subscribers; " + console.keys)
         for await line in console.lines {
             if line.trimmingCharacters(in: .whitespaces) == "quit" { return }
             await execute(line)
