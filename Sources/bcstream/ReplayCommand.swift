@@ -19,7 +19,10 @@ struct ReplayCommand: AsyncParsableCommand {
             recorded pace, scaled by --speed.
 
             On a terminal, a prompt lets you push any fixture at any time: type a fixture name, a t or \
-            a kind, Tab completes. Without a terminal the server stops once everything was played.
+            a kind, Tab completes; `who` lists subscribers; Ctrl-D or `quit` ends. Its line editor is \
+            libedit's: Up and Down recall earlier lines, Ctrl-A/Ctrl-E/Left/Right move, Ctrl-U clears the \
+            line, Ctrl-W the word before the cursor. The activity log is printed above the prompt, never \
+            into the line being typed. Without a terminal the server stops once everything was played.
 
             Examples:
               bcstream replay                                  # every fixture, one a second
