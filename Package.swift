@@ -26,6 +26,14 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // Debian's libedit-dev 3.1 (BSD editline, its readline-compatible API), seen through module.modulemap +
+        // shim.h: the line editor of `bcstream replay`'s prompt. Only the executable uses it; BCReplay keeps the
+        // prompt's words (PromptCompletion) free of C.
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         // The WebSocket client and server over libwebsockets. Its own target because both the
         // listener (client) and the replay tool (server) import it.
         .target(name: "BCWebSocket", dependencies: ["CLibWebSockets"]),
@@ -42,6 +50,7 @@ let package = Package(
                 "BCListener",
                 "BCReplay",
                 "BCWebSocket",
+                "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]

@@ -26,7 +26,8 @@ public struct PromptCompletion: Hashable, Sendable {
 
     /// The words that complete `typed`, letter case aside: the `t`s that start with it (when it is a number,
     /// `t=` allowed), then kind names, then fixture names, each group in the catalog's order. Everything when
-    /// nothing is typed yet.
+    /// nothing is typed yet. A fixture name that holds a control or bidi character (`TerminalText` would escape
+    /// it) is never offered: the line editor prints completions as they are. Its `t` and kind still push it.
     public func completions(for typed: String) -> [String] {
         let word = typed.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         var candidates: [String] = []
@@ -36,7 +37,9 @@ public struct PromptCompletion: Hashable, Sendable {
             candidates += catalog.ts.map(String.init).filter { $0.hasPrefix(number) }.map { prefix + $0 }
         }
         candidates += catalog.kindNames.filter { $0.lowercased().hasPrefix(word) }
-        candidates += catalog.fixtures.map(\.name).filter { $0.lowercased().hasPrefix(word) }
+        candidates += catalog.fixtures.map(\.name).filter {
+            $0.lowercased().hasPrefix(word) && !$0.unicodeScalars.contains(where: TerminalText.needsEscaping)
+        }
         return candidates
     }
 

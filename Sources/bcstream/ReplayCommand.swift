@@ -28,7 +28,10 @@ struct ReplayCommand: AsyncParsableCommand {
             recorded pace and order, scaled by --speed.
 
             On a terminal, a prompt lets you push any fixture at any time: type a fixture name, a t or \
-            a kind, Tab completes. Without a terminal the server stops once everything was played.
+            a kind, Tab completes; `who` lists subscribers; Ctrl-D or `quit` ends. Its line editor is \
+            libedit's: Up and Down recall earlier lines, Ctrl-A/Ctrl-E/Left/Right move, Ctrl-U clears the \
+            line, Ctrl-W the word before the cursor. The activity log is printed above the prompt, never \
+            into the line being typed. Without a terminal the server stops once everything was played.
 
             Examples:
               bcstream replay                          # every fixture, one a second
@@ -94,7 +97,7 @@ struct ReplayCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error.description)
         }
-        for problem in playlist.problems { log("skipped \(problem)") }
+        for problem in playlist.problems { ActivityLog(console: nil)("skipped \(problem)") }
         guard !playlist.items.isEmpty else { throw CommandFailure("nothing to play: the sources hold no message") }
 
         let options = ReplaySchedule.Options(interval: .milliseconds(Int64(interval * 1000)),
@@ -110,18 +113,25 @@ struct ReplayCommand: AsyncParsableCommand {
             throw CommandFailure("\(error); pick another --port, or 0 for any free one")
         }
         writeLine("ws://\(server.host):\(server.port)/")
-        log("serving \(playlist.items.count) message\(playlist.items.count == 1 ? "" : "s") on ws://\(server.host):\(server.port)/ — subscribe with SUB<TAB><any key>")
 
-        let interactive = isatty(STDIN_FILENO) == 1
+        // On a terminal, with the fixture folder at hand, the prompt: from here on every line for the person goes
+        // through its console, which keeps them above the line being typed.
+        let completion = isatty(STDIN_FILENO) == 1 ? (try? loader.defaultCatalog()).map(PromptCompletion.init) : nil
+        let console = completion.flatMap { makePromptConsole(prompt: "replay> ", completion: $0) }
+        let log = ActivityLog(console: console)
+        log("serving \(playlist.items.count) message\(playlist.items.count == 1 ? "" : "s") on ws://\(server.host):\(server.port)/ — subscribe with SUB<TAB><any key>")
+        if isatty(STDIN_FILENO) == 1, completion == nil {
+            log("no fixture folder here (Tests/Payloads), so the prompt cannot push; Ctrl-C stops the server")
+        }
+
         let activityLog = Task {
             for await activity in server.activity { log(activity.description) }
         }
-        let catalog = interactive ? try? loader.defaultCatalog() : nil
-        let serveForever = keepOpen || loop
+        let serveForever = keepOpen || loop || isatty(STDIN_FILENO) == 1
         // Ctrl-C stops serving; the server then closes its clients with a close frame.
         _ = try? await cancellingOnInterrupt {
-            if interactive {
-                await ReplayPrompt(completion: catalog.map(PromptCompletion.init), server: server).run()
+            if let completion, let console {
+                await ReplayPrompt(completion: completion, server: server, console: console).run()
             } else if serveForever {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             } else {
@@ -134,14 +144,25 @@ struct ReplayCommand: AsyncParsableCommand {
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }
+        // The terminal is given back before the goodbyes to clients are logged.
+        await console?.stop()
         await server.stop()
         activityLog.cancel()
     }
 
-    /// One line of the activity log on stderr. It quotes what clients sent (keys, unknown commands) and names
-    /// read from disk, so it goes through `reportLine`.
-    private func log(_ text: String) {
-        FileHandle.standardError.write(Data("replay: \(reportLine(text))\n".utf8))
+    /// A line of the activity log on stderr, or above the prompt while it runs. It quotes what clients sent (keys,
+    /// unknown commands) and names read from disk, so it goes through `reportLine`.
+    private struct ActivityLog: Sendable {
+        let console: (any PromptConsole)?
+
+        func callAsFunction(_ text: String) {
+            let line = "replay: \(reportLine(text))"
+            if let console {
+                console.say(line)
+            } else {
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
+        }
     }
 }
 

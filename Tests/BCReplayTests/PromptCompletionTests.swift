@@ -101,4 +101,21 @@ import Testing
                 query: fixture.name, fixtures: [fixture], description: fixture.name)))
         }
     }
+
+    /// The line editor prints completions as they are, so a fixture name with a control or bidi character is never
+    /// offered (nor used to extend the typed text); its t and kind still complete and push it.
+    @Test func aNameThatWouldDriveTheTerminalIsNotOffered() {
+        let names = ["1-comment-plain", "1-comment-\u{1B}]0;owned\u{7}", "1-comment-\u{202E}evil"]
+        let prompt = PromptCompletion(catalog: FixtureCatalog(
+            folder: "Fixtures",
+            fixtures: names.map { Fixture(name: $0, path: "Fixtures/\($0).json", json: #"{"t":1}"#) }))
+        #expect(prompt.completions(for: "1-comment") == ["1-comment-plain"])
+        #expect(prompt.completedText(for: "1-comment") == "1-comment-plain")
+        #expect(prompt.completions(for: "1") == ["1", "1-comment-plain"])
+        guard case .push(let selection) = prompt.resolve("1") else {
+            Issue.record("t=1 pushes")
+            return
+        }
+        #expect(selection.fixtures.count == 3)
+    }
 }

@@ -283,6 +283,7 @@ import Testing
         pid, fd = pty.fork()
         if pid == 0:
             os.chdir(directory)
+            os.environ["TERM"] = "xterm"  # a terminal that moves its cursor: the prompt is libedit's line editor
             os.execv(bcstream, [bcstream, "replay"])
         output = b""
 
@@ -328,7 +329,8 @@ import Testing
         """#
 
     /// The prompt's lines on a terminal: `who` lists a client's key, and the echo of a push names a fixture
-    /// read from disk; both escaped. Only the prompt's own `\r ESC [K` (clear the line) drives the terminal.
+    /// read from disk; both escaped. Only the line editor's own sequences (carriage returns, and CSI sequences that
+    /// move the cursor or erase) drive the terminal; what a person then sees is checked by ReplayPromptTerminalTests.
     @Test func replayPromptShowsKeysAndFixtureNamesEscaped() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -344,8 +346,11 @@ import Testing
         #expect(driver.status == 0, "\(Self.shown(driver.stderr.split(separator: "\n").map(String.init)))")
         let received = try JSONDecoder().decode(String.self, from: Data(driver.stdout.utf8))
 
-        // The terminal's own line ends (ONLCR) and the prompt's "clear the line" are the only controls expected.
-        let text = received.replacing("\r\n", with: "\n").replacing("\r\u{1B}[K", with: "")
+        // The terminal's own line ends (ONLCR), a prompt drawn then erased to print a line in its place, and the
+        // editor's carriage returns and CSI sequences are the only controls expected. The hostile texts hold OSC,
+        // BEL, C1 CSI and bidi controls, none of which this removes: printed raw, they would remain.
+        let text = received.replacing("\r\n", with: "\n").replacing("replay> \r\u{1B}[J", with: "")
+            .replacing(#/\r|\x{1B}\[[0-9;?]*[A-Za-z]/#, with: "")
         let lines = Self.safeLines(of: text + "\n", "the terminal")
         #expect(lines.contains { $0.hasSuffix(#"k\u{1B}]0;pwned\u{7}\u{9B}2J\u{202E}: 1 subscriber(s)"#) }, "\(Self.shown(lines))")
         #expect(lines.contains { $0.hasPrefix(#"pushed 1-comment-\u{1B}]0;owned\u{7}\u{202E} to 1 subscriber"#) },
