@@ -33,6 +33,12 @@ struct ReplayCommand: AsyncParsableCommand {
             line, Ctrl-W the word before the cursor. The activity log is printed above the prompt, never \
             into the line being typed. Without a terminal the server stops once everything was played.
 
+            Limits (clients are not trusted): a subscriber more than 256 KiB behind holds its \
+            channel's playback; one that stays behind for 10 s, or has 8 MiB queued, is closed (1008). \
+            A connection may subscribe to 16 keys and the server keeps 10,000 channels; past either the \
+            client gets ERR and a close. A channel nobody returns to is forgotten after 60 s; a \
+            connection that does not finish its upgrade within 10 s is dropped and logged.
+
             Examples:
               bcstream replay                          # every fixture, one a second
               bcstream replay gift 116 --interval 0.2 --port 8080
