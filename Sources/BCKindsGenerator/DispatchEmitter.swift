@@ -1,0 +1,118 @@
+/// `BCType.swift` and `BCResponse.swift`: one case per kind, the table behind `BCType`'s properties, and the
+/// switches that decode, dispatch and extract each kind.
+enum DispatchEmitter {
+    static func evidenceText(_ evidence: Evidence) -> String {
+        switch evidence {
+        case .captured: "captured on the wire"
+        case .appModel: "the 2022 app's model"
+        case .appModelMeaningGuessed: "the 2022 app's model; meaning guessed from its name"
+        case .clientCodeOnly: "a third-party client reacts to it; fields unknown"
+        }
+    }
+
+    static func quoted(_ text: String?) -> String {
+        guard let text else { return "nil" }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    static func bcType(_ catalogue: Catalogue) -> String {
+        var lines = KindsGenerator.header(source: "Catalogue/Catalogue.swift")
+        lines += """
+            /// The kind of a bcsvr message: its integer `"t"`.
+            ///
+            /// One case per kind known today (the catalogue: `Catalogue/Catalogue.swift`); every case documents its
+            /// meaning, the app's event name, the evidence behind it and the `BCResponse` case that carries it. A `t`
+            /// not listed here decodes to `BCResponse.unknown`, never to an error.
+            public enum BCType: Int, CaseIterable, Hashable, Sendable, Codable {
+            """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for kind in catalogue.kinds {
+            let app = kind.appEvent.map { "App event `\($0)`" } ?? "Not in the app"
+            let payload = kind.payloadName.map { "`BCResponse.\($0)`" } ?? "no payload"
+            let doc = "t=\(kind.t): \(kind.meaning). \(app); evidence: \(evidenceText(kind.evidence)); \(payload)."
+            lines.append("    /// " + doc)
+            lines.append("    case \(kind.name) = \(kind.t)")
+        }
+        lines.append("}")
+        lines.append("")
+        lines.append("extension BCType {")
+        lines.append("    /// What the catalogue says of each kind (`meaning`, `appEventName`, `evidence`, `payloadTypeName`).")
+        lines.append("    static let table: [BCType: Info] = [")
+        for kind in catalogue.kinds {
+            lines.append("        .\(kind.name): Info(meaning: \(quoted(kind.meaning)), appEventName: \(quoted(kind.appEvent)), "
+                + "evidence: .\(kind.evidence.rawValue), payload: \(quoted(kind.payloadName))),")
+        }
+        lines.append("    ]")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func bcResponse(_ catalogue: Catalogue) -> String {
+        var lines = KindsGenerator.header(source: "Catalogue/Catalogue.swift")
+        lines += """
+            /// One bcsvr message, typed by its kind.
+            ///
+            /// A kind with keys carries its own struct (`case gift(BCResponse.Gift)`); a kind with none is a bare case
+            /// (`case liveUnlinked`); a `t` the model does not know is `.unknown`, kept whole. Decoding reads `t` once and
+            /// decodes only that kind's struct. A caller depends only on the kinds it handles:
+            ///
+            /// ```swift
+            /// switch try BCMessageDecoder().decode(frame) {
+            /// case .gift(let gift): show(gift)
+            /// case .liveEnded: stop()
+            /// default: break
+            /// }
+            /// ```
+            public enum BCResponse: Hashable, Sendable {
+            """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for kind in catalogue.kinds {
+            lines.append("    /// t=\(kind.t): \(kind.meaning).")
+            lines.append("    case \(kind.name)" + (kind.payloadName.map { "(\($0))" } ?? ""))
+        }
+        lines.append("    /// A kind the model does not know: kept, not fatal.")
+        lines.append("    case unknown(Unknown)")
+        lines.append("}")
+        lines.append("")
+        lines.append("extension BCResponse {")
+        lines.append("    /// The message's kind, or nil for `.unknown`.")
+        lines.append("    public var type: BCType? {")
+        lines.append("        switch self {")
+        for kind in catalogue.kinds {
+            lines.append("        case .\(kind.name): .\(kind.name)")
+        }
+        lines.append("        case .unknown: nil")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    /// The payload struct of a kind with keys, nil for a bare case or an unknown kind.")
+        lines.append("    public var payload: (any BCPayload)? {")
+        lines.append("        switch self {")
+        for kind in catalogue.kinds {
+            lines.append("        case .\(kind.name)" + (kind.payloadName == nil ? ": nil" : "(let payload): payload"))
+        }
+        lines.append("        case .unknown: nil")
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    /// A message of a known kind, decoded by its payload struct's `init(from:)`.")
+        lines.append("    init(decoding type: BCType, from decoder: any Decoder) throws {")
+        lines.append("        switch type {")
+        for kind in catalogue.kinds {
+            let value = kind.payloadName.map { "(try \($0)(from: decoder))" } ?? ""
+            lines.append("        case .\(kind.name): self = .\(kind.name)\(value)")
+        }
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("")
+        lines.append("    /// Every kind, read by direct extraction (`init(tape:)`, generated beside each payload struct).")
+        lines.append("    static func extractDirectly(_ type: BCType, from object: TapeObject) throws(FastMiss) -> BCResponse {")
+        lines.append("        switch type {")
+        for kind in catalogue.kinds {
+            let value = kind.payloadName.map { "(try \($0)(tape: object))" } ?? ""
+            lines.append("        case .\(kind.name): .\(kind.name)\(value)")
+        }
+        lines.append("        }")
+        lines.append("    }")
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
