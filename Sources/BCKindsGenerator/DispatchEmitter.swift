@@ -38,12 +38,33 @@ enum DispatchEmitter {
         lines.append("    /// What the catalogue says of each kind (`meaning`, `appEventName`, `evidence`, `payloadTypeName`).")
         lines.append("    static let table: [BCType: Info] = [")
         for kind in catalogue.kinds {
-            lines.append("        .\(kind.name): Info(meaning: \(quoted(kind.meaning)), appEventName: \(quoted(kind.appEvent)), "
-                + "evidence: .\(kind.evidence.rawValue), payload: \(quoted(kind.payloadName))),")
+            let keys = wireKeys(kind, catalogue).map { "[" + $0.map { quoted($0) }.joined(separator: ", ") + "]" } ?? "nil"
+            lines.append("        .\(kind.name): Info(")
+            lines.append("            meaning: \(quoted(kind.meaning)), appEventName: \(quoted(kind.appEvent)), "
+                + "evidence: .\(kind.evidence.rawValue),")
+            lines += SwiftText.wrap("payload: \(quoted(kind.payloadName)), keys: \(keys)),",
+                                    first: "            ", rest: "                ")
         }
         lines.append("    ]")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The top-level keys a kind's payload reads, flattened blocks included, in declaration order; nil for a
+    /// hand-written payload (it keeps the message whole).
+    static func wireKeys(_ kind: Kind, _ catalogue: Catalogue) -> [String]? {
+        switch kind.payload {
+        case .none: return []
+        case .handWritten: return nil
+        case .declared(let payload):
+            return payload.properties.flatMap { property -> [String] in
+                if let key = property.key { return [key] }
+                guard case .flattened(let name) = property.type,
+                      let block = catalogue.shared.first(where: { $0.name == name })
+                else { return [] }
+                return block.properties.compactMap(\.key)
+            }
+        }
     }
 
     static func bcResponse(_ catalogue: Catalogue) -> String {

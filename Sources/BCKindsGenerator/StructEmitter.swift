@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Swift of one catalogue struct: declaration, memberwise init, `CodingKeys`, `init(from:)`,
 /// `encode(to:)` (the canonical wire form) and the fast engine's `init(tape:)`.
 struct StructEmitter {
@@ -128,7 +130,18 @@ struct StructEmitter {
             lines.append("        self.init(")
             for (index, property) in item.properties.enumerated() {
                 let end = index == item.properties.count - 1 ? ")" : ","
-                lines.append("            \(property.name): \(tapeRead(property))\(end)")
+                let read = tapeRead(property)
+                let line = "            \(property.name): \(read)\(end)"
+                if line.count > SwiftText.width, let closure = read.range(of: " { (") {
+                    // `… { (element) throws(FastMiss) in try T(tape: element) }` over three lines.
+                    let body = read[closure.upperBound...]
+                    let parts = body.components(separatedBy: " in ")
+                    lines.append("            \(property.name): \(read[..<closure.lowerBound]) { (\(parts[0]) in")
+                    lines.append("                " + parts[1].dropLast(2))
+                    lines.append("            }\(end)")
+                } else {
+                    lines.append(line)
+                }
             }
         }
         lines.append("    }")

@@ -26,6 +26,14 @@ extension BCType {
     /// The payload struct carried by the `BCResponse` case (`"BCResponse.Gift"`), or nil for a bare case.
     public var payloadTypeName: String? { Self.table[self]?.payload.map { "BCResponse.\($0)" } }
 
+    /// The top-level wire keys the kind's payload reads (the user block's and the comment class's included), from
+    /// the catalogue: what strict mode accepts beside `t`, and what an audit of captures compares against. Empty
+    /// for a bare case; nil for a kind whose payload keeps every key (t=110).
+    public var wireKeys: [String]? {
+        guard let info = Self.table[self] else { return [] }
+        return info.keys
+    }
+
     /// True for the kinds that end a live: a listener stops when it receives one.
     public var endsLive: Bool { self == .liveEnded || self == .streamEnded }
 
@@ -41,5 +49,6 @@ extension BCType {
         let appEventName: String?
         let evidence: Evidence
         let payload: String?
+        let keys: [String]?
     }
 }

@@ -147,73 +147,236 @@ public enum BCType: Int, CaseIterable, Hashable, Sendable, Codable {
 extension BCType {
     /// What the catalogue says of each kind (`meaning`, `appEventName`, `evidence`, `payloadTypeName`).
     static let table: [BCType: Info] = [
-        .comment: Info(meaning: "viewer comment", appEventName: "LiveCommentReceived", evidence: .captured, payload: "Comment"),
-        .join: Info(meaning: "viewer entered the live", appEventName: "LiveJoined", evidence: .captured, payload: "Join"),
-        .follow: Info(meaning: "a viewer followed the streamer", appEventName: "StreamerFollowed", evidence: .appModel, payload: "Follow"),
-        .liveChanged: Info(meaning: "live settings changed", appEventName: "LiveChanged", evidence: .captured, payload: "LiveChanged"),
-        .liveEnded: Info(meaning: "stream ended", appEventName: "LiveEnded", evidence: .captured, payload: "LiveEnded"),
-        .liveSelected: Info(meaning: "viewer went to another live", appEventName: "LiveSelected", evidence: .captured, payload: "LiveSelected"),
-        .collabRequested: Info(meaning: "collab (co-stream) request", appEventName: "CollabRequested", evidence: .appModel, payload: "CollabRequested"),
-        .collabAccepted: Info(meaning: "collab accepted", appEventName: "CollabAccepted", evidence: .appModel, payload: "CollabAccepted"),
-        .collabCanceled: Info(meaning: "collab request canceled", appEventName: "CollabCanceled", evidence: .appModel, payload: "CollabCanceled"),
-        .collabPeerSignal: Info(meaning: "collab peer signalling relay", appEventName: "CollabReceivedPeer", evidence: .appModelMeaningGuessed, payload: "CollabPeerSignal"),
-        .collabClosed: Info(meaning: "collab ended", appEventName: "CollabClosed", evidence: .appModel, payload: "CollabClosed"),
-        .liveURLShared: Info(meaning: "viewer shared the live URL", appEventName: "LiveUrlShared", evidence: .appModel, payload: "LiveURLShared"),
-        .memo: Info(meaning: "memo or notice shown as a comment", appEventName: "MemoBroadcast", evidence: .appModelMeaningGuessed, payload: "Memo"),
-        .viewerCountChanged: Info(meaning: "viewer counters", appEventName: "LiveViewerNumChanged", evidence: .appModel, payload: "ViewerCountChanged"),
-        .liveLinked: Info(meaning: "this live linked to another live", appEventName: "LiveLinked", evidence: .appModel, payload: "LiveLinked"),
-        .liveUnlinked: Info(meaning: "link removed", appEventName: "LiveUnlinked", evidence: .appModel, payload: nil),
-        .linkedLiveEnded: Info(meaning: "linked live ended", appEventName: "LinkedLiveEnded", evidence: .appModel, payload: "LinkedLiveEnded"),
-        .quizQuestion: Info(meaning: "quiz question shown", appEventName: "QuizStartQuestion", evidence: .appModel, payload: "Quiz"),
-        .quizAnswer: Info(meaning: "quiz answer shown", appEventName: "QuizShowCorrectAnswer", evidence: .appModel, payload: "Quiz"),
-        .quizPopupDismissed: Info(meaning: "close the quiz popup", appEventName: "QuizShowDismissPopup", evidence: .appModel, payload: nil),
-        .avatar: Info(meaning: "streamer avatar (emomo) state", appEventName: nil, evidence: .captured, payload: "Avatar"),
-        .gift: Info(meaning: "gift sent", appEventName: "GiftCommentReceived", evidence: .captured, payload: "Gift"),
-        .topGifterChanged: Info(meaning: "top gifter changed", appEventName: "GiftRankingTopUserUpdated", evidence: .appModel, payload: "TopGifterChanged"),
-        .topGifters: Info(meaning: "top-3 gifters", appEventName: "GiftRankingTopThreeUsers", evidence: .captured, payload: "TopGifters"),
-        .announcementPopup: Info(meaning: "announcement popup", appEventName: "ShowViewerAnnouncementPopup", evidence: .appModel, payload: "AnnouncementPopup"),
-        .appUserIDPosted: Info(meaning: "viewer posted their in-game user id", appEventName: "AppUserDetailCommentReceived", evidence: .appModel, payload: "AppUserIDPosted"),
-        .moderatorChanged: Info(meaning: "moderator appointed or removed", appEventName: "ModeratorChange", evidence: .appModel, payload: "ModeratorChanged"),
-        .feverChanged: Info(meaning: "fever meter", appEventName: "FeverValueChanged", evidence: .appModel, payload: "FeverChanged"),
-        .stopBroadcasting: Info(meaning: "stop-broadcast order with a message", appEventName: "StopBroadcasting", evidence: .appModelMeaningGuessed, payload: "StopBroadcasting"),
-        .giftPanelReload: Info(meaning: "client should reload the gift panel", appEventName: "GiftPanelReload", evidence: .appModel, payload: nil),
-        .giftGacha: Info(meaning: "gift-gacha stock", appEventName: "ReceivedGiftGacha", evidence: .appModel, payload: "GiftGacha"),
-        .emomoRunStateChanged: Info(meaning: "emomo-run mini-game on or off", appEventName: "EmomoRunStateChanged", evidence: .appModel, payload: "EmomoRunStateChanged"),
-        .emomoRunGift: Info(meaning: "emomo-run game gift", appEventName: "EmomoRunGiftSent", evidence: .appModel, payload: "EmomoRunGift"),
-        .emomoReload: Info(meaning: "reload avatar", appEventName: "ReloadEmomo", evidence: .appModel, payload: nil),
-        .collabChanged: Info(meaning: "collab state", appEventName: "CollabChanged", evidence: .appModel, payload: "CollabChanged"),
-        .userLevelUp: Info(meaning: "user level up", appEventName: "UpdateUserLevel", evidence: .appModel, payload: "UserLevelUp"),
-        .userLevelGiftReload: Info(meaning: "reload level gift", appEventName: "ReloadUserLevelGift", evidence: .appModel, payload: "UserLevelGiftReload"),
-        .collabInvited: Info(meaning: "streamer invited a viewer to collab", appEventName: "CollabInvited", evidence: .appModel, payload: "CollabInvited"),
-        .collabInviteCanceledByStreamer: Info(meaning: "collab invite canceled by the streamer", appEventName: "CollabInviteCanceledByStreamer", evidence: .appModel, payload: "CollabInviteCanceledByStreamer"),
-        .collabInviteCanceledByViewer: Info(meaning: "collab invite canceled by the viewer", appEventName: "CollabInviteCanceledByViewer", evidence: .appModel, payload: "CollabInviteCanceledByViewer"),
-        .collabLeaderStreamingEnded: Info(meaning: "collab leader stopped streaming", appEventName: "CollabLeaderStreamingEnd", evidence: .appModel, payload: nil),
-        .collabRecommendLive: Info(meaning: "recommend a collab live", appEventName: "CollabRecommendLive", evidence: .appModel, payload: "CollabRecommendLive"),
-        .shooterMemberStateChanged: Info(meaning: "shooter mini-game member state", appEventName: "ShooterMemberStateChanged", evidence: .appModel, payload: "ShooterMemberStateChanged"),
-        .shooterMatchingStateChanged: Info(meaning: "shooter matching state", appEventName: "ShooterMatchingStateChanged", evidence: .appModel, payload: "ShooterMatchingStateChanged"),
-        .matchingLiveCanceled: Info(meaning: "live matching canceled", appEventName: "MatchingLiveCanceled", evidence: .appModel, payload: "MatchingLiveCanceled"),
-        .matchingLive: Info(meaning: "matched with a live", appEventName: "MatchingLive", evidence: .appModel, payload: "MatchingLive"),
-        .collabReadyMatching: Info(meaning: "collab matching ready", appEventName: "CollabReadyMatching", evidence: .appModel, payload: "CollabReadyMatching"),
-        .collabNotEnoughHosts: Info(meaning: "collab matching found too few hosts", appEventName: "CollabNotFoundEnoughHosts", evidence: .appModel, payload: nil),
-        .collabStartedByMatching: Info(meaning: "collab started by matching", appEventName: "CollabStartByMatching", evidence: .appModel, payload: "CollabStartedByMatching"),
-        .collabEndedNotFollowing: Info(meaning: "collab ended: user not followed", appEventName: "CollabEndNotFollowUser", evidence: .appModel, payload: "CollabEndedNotFollowing"),
-        .giftRankingChanged: Info(meaning: "event ranking changed", appEventName: "GiftRankingChanged", evidence: .appModel, payload: "GiftRankingChanged"),
-        .matchingStarterToStarter: Info(meaning: "matched starter to starter", appEventName: "MatchingStarterToStarter", evidence: .appModel, payload: "MatchingStarterToStarter"),
-        .liveGameConnected: Info(meaning: "live-game started or joined", appEventName: "LiveGameConnected", evidence: .appModel, payload: "LiveGameConnected"),
-        .liveGameDisconnected: Info(meaning: "live-game disconnected", appEventName: "LiveGameDisconnected", evidence: .appModel, payload: "LiveGameDisconnected"),
-        .liveGameEnded: Info(meaning: "live-game ended", appEventName: "LiveGameEnded", evidence: .appModel, payload: "LiveGameEnded"),
-        .shooterViewerMatched: Info(meaning: "shooter viewer matched", appEventName: "ShooterViewerMatched", evidence: .appModel, payload: "ShooterViewerMatched"),
-        .shooterMatchingFinished: Info(meaning: "shooter matching finished", appEventName: "ShooterMatchingFinished", evidence: .appModel, payload: "ShooterMatchingFinished"),
-        .emomoVisibilityChanged: Info(meaning: "avatar shown or hidden", appEventName: "EmomoVisibilityChanged", evidence: .appModel, payload: "EmomoVisibilityChanged"),
-        .emomoQuestStateChanged: Info(meaning: "emomo quest game on or off", appEventName: "EmomoQuestGameStateChanged", evidence: .appModel, payload: "EmomoQuestStateChanged"),
-        .emomoQuestGift: Info(meaning: "emomo quest game gift (fields not modelled)", appEventName: "EmomoQuestGameGiftReceived", evidence: .appModel, payload: "EmomoQuestGift"),
-        .mutualGiftAchieved: Info(meaning: "mutual-gift goal achieved", appEventName: "MutualGiftAchieved", evidence: .appModel, payload: "MutualGiftAchieved"),
-        .mutualGiftRewards: Info(meaning: "mutual-gift rewards to receive", appEventName: "MutualGiftReceivableRewards", evidence: .appModel, payload: "MutualGiftRewards"),
-        .luckyPrize: Info(meaning: "lucky prize", appEventName: "LuckyPrizeReceived", evidence: .appModel, payload: "LuckyPrize"),
-        .liveGameInterruptibleChanged: Info(meaning: "live-game interruptible flag", appEventName: "LiveGameInterruptibleChanged", evidence: .appModel, payload: "LiveGameInterruptibleChanged"),
-        .liveGamePlaying: Info(meaning: "live-game playing, with its gifts", appEventName: "LiveGamePlaying", evidence: .appModel, payload: "LiveGamePlaying"),
-        .cheerLevelUp: Info(meaning: "cheer (yell) level-up", appEventName: "CheerLevelUpCommentReceived", evidence: .appModel, payload: "CheerLevelUp"),
-        .focusEventUpdated: Info(meaning: "focus event updated", appEventName: "FocusEventUpdated", evidence: .appModel, payload: nil),
-        .streamEnded: Info(meaning: "stream ended (newer servers)", appEventName: nil, evidence: .clientCodeOnly, payload: nil),
+        .comment: Info(
+            meaning: "viewer comment", appEventName: "LiveCommentReceived", evidence: .captured,
+            payload: "Comment", keys: ["u", "ac", "iurl", "burl", "cm", "lci", "speech", "is_moderator",
+                "is_cheerleader", "yell_rank", "yell_level", "linked_live_owner_name", "description",
+                "collab_streamer_ac", "avatar_body_image_url", "created_at", "d", "push_image_url", "vip_rank",
+                "profile_frame_image_url"]),
+        .join: Info(
+            meaning: "viewer entered the live", appEventName: "LiveJoined", evidence: .captured,
+            payload: "Join", keys: ["u", "ac", "iurl", "burl", "cm", "lci", "online_viewer_num", "speech",
+                "is_moderator", "is_cheerleader", "yell_rank", "yell_level", "linked_live_owner_name", "description",
+                "collab_streamer_ac", "avatar_body_image_url", "created_at", "d", "push_image_url", "vip_rank",
+                "profile_frame_image_url"]),
+        .follow: Info(
+            meaning: "a viewer followed the streamer", appEventName: "StreamerFollowed", evidence: .appModel,
+            payload: "Follow", keys: ["u", "ac", "iurl", "burl", "cm", "lci", "speech", "is_moderator",
+                "is_cheerleader", "yell_rank", "yell_level", "linked_live_owner_name", "description",
+                "collab_streamer_ac", "avatar_body_image_url", "created_at", "d", "push_image_url", "vip_rank",
+                "profile_frame_image_url"]),
+        .liveChanged: Info(
+            meaning: "live settings changed", appEventName: "LiveChanged", evidence: .captured,
+            payload: "LiveChanged", keys: ["app", "collab_enabled", "collab_has_vacancy", "orientation_v2",
+                "created_at", "sticker_enabled"]),
+        .liveEnded: Info(
+            meaning: "stream ended", appEventName: "LiveEnded", evidence: .captured,
+            payload: "LiveEnded", keys: ["delay"]),
+        .liveSelected: Info(
+            meaning: "viewer went to another live", appEventName: "LiveSelected", evidence: .captured,
+            payload: "LiveSelected", keys: ["u", "ac", "iurl", "burl", "owner_name", "target_live_id"]),
+        .collabRequested: Info(
+            meaning: "collab (co-stream) request", appEventName: "CollabRequested", evidence: .appModel,
+            payload: "CollabRequested", keys: ["u", "ac", "iurl", "burl", "collab_type", "is_reconnect"]),
+        .collabAccepted: Info(
+            meaning: "collab accepted", appEventName: "CollabAccepted", evidence: .appModel,
+            payload: "CollabAccepted", keys: ["u"]),
+        .collabCanceled: Info(
+            meaning: "collab request canceled", appEventName: "CollabCanceled", evidence: .appModel,
+            payload: "CollabCanceled", keys: ["u", "ac", "iurl", "burl", "canceled_user_id"]),
+        .collabPeerSignal: Info(
+            meaning: "collab peer signalling relay", appEventName: "CollabReceivedPeer", evidence: .appModelMeaningGuessed,
+            payload: "CollabPeerSignal", keys: ["sender_id", "raw"]),
+        .collabClosed: Info(
+            meaning: "collab ended", appEventName: "CollabClosed", evidence: .appModel,
+            payload: "CollabClosed", keys: ["u", "ac", "iurl", "burl"]),
+        .liveURLShared: Info(
+            meaning: "viewer shared the live URL", appEventName: "LiveUrlShared", evidence: .appModel,
+            payload: "LiveURLShared", keys: ["u", "ac", "iurl", "burl", "is_moderator"]),
+        .memo: Info(
+            meaning: "memo or notice shown as a comment", appEventName: "MemoBroadcast", evidence: .appModelMeaningGuessed,
+            payload: "Memo", keys: ["u", "ac", "iurl", "burl", "cm", "lci", "speech", "is_moderator", "is_cheerleader",
+                "yell_rank", "yell_level", "linked_live_owner_name", "description", "collab_streamer_ac",
+                "avatar_body_image_url", "created_at", "d", "push_image_url", "vip_rank", "profile_frame_image_url"]),
+        .viewerCountChanged: Info(
+            meaning: "viewer counters", appEventName: "LiveViewerNumChanged", evidence: .appModel,
+            payload: "ViewerCountChanged", keys: ["online_viewer_num", "total_viewer_num"]),
+        .liveLinked: Info(
+            meaning: "this live linked to another live", appEventName: "LiveLinked", evidence: .appModel,
+            payload: "LiveLinked", keys: ["linked_live", "live"]),
+        .liveUnlinked: Info(
+            meaning: "link removed", appEventName: "LiveUnlinked", evidence: .appModel,
+            payload: nil, keys: []),
+        .linkedLiveEnded: Info(
+            meaning: "linked live ended", appEventName: "LinkedLiveEnded", evidence: .appModel,
+            payload: "LinkedLiveEnded", keys: ["linked_live"]),
+        .quizQuestion: Info(
+            meaning: "quiz question shown", appEventName: "QuizStartQuestion", evidence: .appModel,
+            payload: "Quiz", keys: ["quiz", "question"]),
+        .quizAnswer: Info(
+            meaning: "quiz answer shown", appEventName: "QuizShowCorrectAnswer", evidence: .appModel,
+            payload: "Quiz", keys: ["quiz", "question"]),
+        .quizPopupDismissed: Info(
+            meaning: "close the quiz popup", appEventName: "QuizShowDismissPopup", evidence: .appModel,
+            payload: nil, keys: []),
+        .avatar: Info(
+            meaning: "streamer avatar (emomo) state", appEventName: nil, evidence: .captured,
+            payload: "Avatar", keys: ["avatar"]),
+        .gift: Info(
+            meaning: "gift sent", appEventName: "GiftCommentReceived", evidence: .captured,
+            payload: "Gift", keys: ["u", "ac", "iurl", "burl", "gift_id", "gift_title", "gift_type",
+                "gift_small_image_url", "gift_large_image_url", "coins", "count", "total_gift_coins",
+                "nameplate_enabled", "pause_duration", "orientations", "should_play_animation", "is_moderator",
+                "is_cheerleader", "became_cheerleader", "ils", "live_sent_gift_id", "slot_id", "speech",
+                "collab_streamer_ac", "avatar_body_image_url", "avatar_user_ids", "effect_id", "pose_id", "message",
+                "share_text", "p", "yell_rank", "yell_level", "rankings", "photo_gift_id", "is_photo_gift",
+                "photo_gift_image_url"]),
+        .topGifterChanged: Info(
+            meaning: "top gifter changed", appEventName: "GiftRankingTopUserUpdated", evidence: .appModel,
+            payload: "TopGifterChanged", keys: ["u", "iurl", "burl"]),
+        .topGifters: Info(
+            meaning: "top-3 gifters", appEventName: "GiftRankingTopThreeUsers", evidence: .captured,
+            payload: "TopGifters", keys: ["users"]),
+        .announcementPopup: Info(
+            meaning: "announcement popup", appEventName: "ShowViewerAnnouncementPopup", evidence: .appModel,
+            payload: "AnnouncementPopup", keys: ["announcement_popup_url"]),
+        .appUserIDPosted: Info(
+            meaning: "viewer posted their in-game user id", appEventName: "AppUserDetailCommentReceived", evidence: .appModel,
+            payload: "AppUserIDPosted", keys: ["u", "ac", "iurl", "burl", "type", "cm", "collab_streamer_ac"]),
+        .moderatorChanged: Info(
+            meaning: "moderator appointed or removed", appEventName: "ModeratorChange", evidence: .appModel,
+            payload: "ModeratorChanged", keys: ["moderator_user_id", "is_appoint"]),
+        .feverChanged: Info(
+            meaning: "fever meter", appEventName: "FeverValueChanged", evidence: .appModel,
+            payload: "FeverChanged", keys: ["current_meter", "max_meter", "starts_at", "ends_at"]),
+        .stopBroadcasting: Info(
+            meaning: "stop-broadcast order with a message", appEventName: "StopBroadcasting", evidence: .appModelMeaningGuessed,
+            payload: "StopBroadcasting", keys: ["msg"]),
+        .giftPanelReload: Info(
+            meaning: "client should reload the gift panel", appEventName: "GiftPanelReload", evidence: .appModel,
+            payload: nil, keys: []),
+        .giftGacha: Info(
+            meaning: "gift-gacha stock", appEventName: "ReceivedGiftGacha", evidence: .appModel,
+            payload: "GiftGacha", keys: ["type", "gift_event_id", "sender_id", "count", "image_url", "stock_image_url",
+                "time", "collab_user_id"]),
+        .emomoRunStateChanged: Info(
+            meaning: "emomo-run mini-game on or off", appEventName: "EmomoRunStateChanged", evidence: .appModel,
+            payload: "EmomoRunStateChanged", keys: ["gift_event_id", "is_running"]),
+        .emomoRunGift: Info(
+            meaning: "emomo-run game gift", appEventName: "EmomoRunGiftSent", evidence: .appModel,
+            payload: "EmomoRunGift", keys: ["u", "ac", "iurl", "burl", "consumed_score", "game_gift_command",
+                "game_gift_id", "game_gift_type", "gift_event_id"]),
+        .emomoReload: Info(
+            meaning: "reload avatar", appEventName: "ReloadEmomo", evidence: .appModel,
+            payload: nil, keys: []),
+        .collabChanged: Info(
+            meaning: "collab state", appEventName: "CollabChanged", evidence: .appModel,
+            payload: "CollabChanged", keys: ["is_connected_streaming_collab"]),
+        .userLevelUp: Info(
+            meaning: "user level up", appEventName: "UpdateUserLevel", evidence: .appModel,
+            payload: "UserLevelUp", keys: ["u", "add_ex_point", "ex_point", "level", "next_level_ex_point",
+                "level_image_url", "level_color_code", "level_border_color_code", "level_gauge_color_codes",
+                "user_level_gift_panel_text", "unlocks"]),
+        .userLevelGiftReload: Info(
+            meaning: "reload level gift", appEventName: "ReloadUserLevelGift", evidence: .appModel,
+            payload: "UserLevelGiftReload", keys: ["u"]),
+        .collabInvited: Info(
+            meaning: "streamer invited a viewer to collab", appEventName: "CollabInvited", evidence: .appModel,
+            payload: "CollabInvited", keys: ["u", "ac", "iurl", "burl", "collab_type", "invite_user_id"]),
+        .collabInviteCanceledByStreamer: Info(
+            meaning: "collab invite canceled by the streamer", appEventName: "CollabInviteCanceledByStreamer", evidence: .appModel,
+            payload: "CollabInviteCanceledByStreamer", keys: ["u", "ac", "iurl", "burl", "collab_type",
+                "invited_user_id"]),
+        .collabInviteCanceledByViewer: Info(
+            meaning: "collab invite canceled by the viewer", appEventName: "CollabInviteCanceledByViewer", evidence: .appModel,
+            payload: "CollabInviteCanceledByViewer", keys: ["u", "ac", "iurl", "burl", "collab_type"]),
+        .collabLeaderStreamingEnded: Info(
+            meaning: "collab leader stopped streaming", appEventName: "CollabLeaderStreamingEnd", evidence: .appModel,
+            payload: nil, keys: []),
+        .collabRecommendLive: Info(
+            meaning: "recommend a collab live", appEventName: "CollabRecommendLive", evidence: .appModel,
+            payload: "CollabRecommendLive", keys: ["u", "ac", "iurl", "burl", "cm", "speech", "live_id"]),
+        .shooterMemberStateChanged: Info(
+            meaning: "shooter mini-game member state", appEventName: "ShooterMemberStateChanged", evidence: .appModel,
+            payload: "ShooterMemberStateChanged", keys: ["member_status", "member_type", "season_id", "team_id",
+                "member_user_id"]),
+        .shooterMatchingStateChanged: Info(
+            meaning: "shooter matching state", appEventName: "ShooterMatchingStateChanged", evidence: .appModel,
+            payload: "ShooterMatchingStateChanged", keys: ["group_id", "group_status", "host_member_type",
+                "team_status", "member_user_ids", "room_id", "season_id", "stage_id", "team_id"]),
+        .matchingLiveCanceled: Info(
+            meaning: "live matching canceled", appEventName: "MatchingLiveCanceled", evidence: .appModel,
+            payload: "MatchingLiveCanceled", keys: ["user_id"]),
+        .matchingLive: Info(
+            meaning: "matched with a live", appEventName: "MatchingLive", evidence: .appModel,
+            payload: "MatchingLive", keys: ["cm", "speech", "matched_live_id"]),
+        .collabReadyMatching: Info(
+            meaning: "collab matching ready", appEventName: "CollabReadyMatching", evidence: .appModel,
+            payload: "CollabReadyMatching", keys: ["cm", "speech"]),
+        .collabNotEnoughHosts: Info(
+            meaning: "collab matching found too few hosts", appEventName: "CollabNotFoundEnoughHosts", evidence: .appModel,
+            payload: nil, keys: []),
+        .collabStartedByMatching: Info(
+            meaning: "collab started by matching", appEventName: "CollabStartByMatching", evidence: .appModel,
+            payload: "CollabStartedByMatching", keys: ["u", "ac", "iurl", "burl"]),
+        .collabEndedNotFollowing: Info(
+            meaning: "collab ended: user not followed", appEventName: "CollabEndNotFollowUser", evidence: .appModel,
+            payload: "CollabEndedNotFollowing", keys: ["u", "ac", "iurl", "burl"]),
+        .giftRankingChanged: Info(
+            meaning: "event ranking changed", appEventName: "GiftRankingChanged", evidence: .appModel,
+            payload: "GiftRankingChanged", keys: ["ei", "iae", "nt", "r", "rt", "rp"]),
+        .matchingStarterToStarter: Info(
+            meaning: "matched starter to starter", appEventName: "MatchingStarterToStarter", evidence: .appModel,
+            payload: "MatchingStarterToStarter", keys: ["matched_live_id"]),
+        .liveGameConnected: Info(
+            meaning: "live-game started or joined", appEventName: "LiveGameConnected", evidence: .appModel,
+            payload: "LiveGameConnected", keys: ["live_game_id", "play_id", "title", "request_user_id",
+                "request_user_name", "request_user_image_url", "request_user_badge_url", "user_ids"]),
+        .liveGameDisconnected: Info(
+            meaning: "live-game disconnected", appEventName: "LiveGameDisconnected", evidence: .appModel,
+            payload: "LiveGameDisconnected", keys: ["live_game_id", "user_ids"]),
+        .liveGameEnded: Info(
+            meaning: "live-game ended", appEventName: "LiveGameEnded", evidence: .appModel,
+            payload: "LiveGameEnded", keys: ["live_game_id"]),
+        .shooterViewerMatched: Info(
+            meaning: "shooter viewer matched", appEventName: "ShooterViewerMatched", evidence: .appModel,
+            payload: "ShooterViewerMatched", keys: ["name", "profile_image_url", "user_id"]),
+        .shooterMatchingFinished: Info(
+            meaning: "shooter matching finished", appEventName: "ShooterMatchingFinished", evidence: .appModel,
+            payload: "ShooterMatchingFinished", keys: ["time"]),
+        .emomoVisibilityChanged: Info(
+            meaning: "avatar shown or hidden", appEventName: "EmomoVisibilityChanged", evidence: .appModel,
+            payload: "EmomoVisibilityChanged", keys: ["is_visible"]),
+        .emomoQuestStateChanged: Info(
+            meaning: "emomo quest game on or off", appEventName: "EmomoQuestGameStateChanged", evidence: .appModel,
+            payload: "EmomoQuestStateChanged", keys: ["gift_event_id", "is_questing"]),
+        .emomoQuestGift: Info(
+            meaning: "emomo quest game gift (fields not modelled)", appEventName: "EmomoQuestGameGiftReceived", evidence: .appModel,
+            payload: "EmomoQuestGift", keys: nil),
+        .mutualGiftAchieved: Info(
+            meaning: "mutual-gift goal achieved", appEventName: "MutualGiftAchieved", evidence: .appModel,
+            payload: "MutualGiftAchieved", keys: ["achieved_at", "event_id", "streamer", "viewer"]),
+        .mutualGiftRewards: Info(
+            meaning: "mutual-gift rewards to receive", appEventName: "MutualGiftReceivableRewards", evidence: .appModel,
+            payload: "MutualGiftRewards", keys: ["receivable_rewards"]),
+        .luckyPrize: Info(
+            meaning: "lucky prize", appEventName: "LuckyPrizeReceived", evidence: .appModel,
+            payload: "LuckyPrize", keys: ["u", "ac", "iurl", "burl", "speech", "reward_title", "reward_image_url"]),
+        .liveGameInterruptibleChanged: Info(
+            meaning: "live-game interruptible flag", appEventName: "LiveGameInterruptibleChanged", evidence: .appModel,
+            payload: "LiveGameInterruptibleChanged", keys: ["interruptible", "sent_at"]),
+        .liveGamePlaying: Info(
+            meaning: "live-game playing, with its gifts", appEventName: "LiveGamePlaying", evidence: .appModel,
+            payload: "LiveGamePlaying", keys: ["live_game_id", "viewer_self_start_icon_url", "gifts"]),
+        .cheerLevelUp: Info(
+            meaning: "cheer (yell) level-up", appEventName: "CheerLevelUpCommentReceived", evidence: .appModel,
+            payload: "CheerLevelUp", keys: ["u", "ac", "iurl", "burl", "cm", "speech", "is_yell_rank_up",
+                "yell_bonus_description", "yell_level", "yell_lp_url", "yell_rank"]),
+        .focusEventUpdated: Info(
+            meaning: "focus event updated", appEventName: "FocusEventUpdated", evidence: .appModel,
+            payload: nil, keys: []),
+        .streamEnded: Info(
+            meaning: "stream ended (newer servers)", appEventName: nil, evidence: .clientCodeOnly,
+            payload: nil, keys: []),
     ]
 }

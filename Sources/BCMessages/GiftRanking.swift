@@ -279,8 +279,12 @@ extension BCResponse.GiftRanking {
             achievedRewardIconURLs: try object.optionalForcedArray("ari", object.document.forceString),
             bannerIconImageURL: try object.optionalString("biiu"),
             bannerLinkURL: try object.optionalString("bilu"),
-            nearbyCasters: try object.optionalObjects("nrc") { (element) throws(FastMiss) in try BCResponse.GiftRanking.NearbyUser(tape: element) },
-            nearbySenders: try object.optionalObjects("nrs") { (element) throws(FastMiss) in try BCResponse.GiftRanking.NearbyUser(tape: element) })
+            nearbyCasters: try object.optionalObjects("nrc") { (element) throws(FastMiss) in
+                try BCResponse.GiftRanking.NearbyUser(tape: element)
+            },
+            nearbySenders: try object.optionalObjects("nrs") { (element) throws(FastMiss) in
+                try BCResponse.GiftRanking.NearbyUser(tape: element)
+            })
     }
 }
 

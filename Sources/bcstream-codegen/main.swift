@@ -1,20 +1,26 @@
 // Writes the Swift that the catalogue (`Catalogue/`) declares into `Sources/BCMessages`, and removes generated
 // files the catalogue no longer declares. Run through the package plugin: `swift package generate-kinds`.
 //
-//   bcstream-codegen [--check] [PACKAGE_DIRECTORY]
+//   bcstream-codegen [--check | --json-schema] [PACKAGE_DIRECTORY]
 //
 // --check writes nothing and exits 1, naming the files, when the committed ones differ from the catalogue.
+// --json-schema writes nothing and prints the catalogue as a JSON Schema of one message.
 import BCKindsCatalogue
 import BCKindsGenerator
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let check = arguments.contains("--check")
-arguments.removeAll { $0 == "--check" }
+let jsonSchema = arguments.contains("--json-schema")
+arguments.removeAll { $0.hasPrefix("--") }
 let package = URL(fileURLWithPath: arguments.first ?? FileManager.default.currentDirectoryPath)
 let output = package.appendingPathComponent("Sources/BCMessages")
 
 do {
+    if jsonSchema {
+        print(try KindsGenerator.jsonSchema(for: .bcstream), terminator: "")
+        exit(0)
+    }
     let files = try KindsGenerator.files(for: .bcstream)
     let stale = try KindsGenerator.staleFiles(files, in: output)
     if check {
@@ -27,5 +33,8 @@ do {
           : "regenerated \(stale.count) of \(files.count) generated files: \(stale.joined(separator: ", "))")
 } catch let error as CatalogueError {
     FileHandle.standardError.write(Data("error: the catalogue: \(error)\n".utf8))
+    exit(1)
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(1)
 }

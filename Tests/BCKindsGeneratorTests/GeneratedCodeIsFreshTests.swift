@@ -23,3 +23,22 @@ import Testing
         }
     }
 }
+
+/// The catalogue also reads as a JSON Schema, for tools outside Swift.
+@Suite struct JSONSchemaTests {
+    @Test func everyKindIsOneOfTheSchema() throws {
+        let text = try KindsGenerator.jsonSchema(for: .bcstream)
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let kinds = try #require(schema["oneOf"] as? [[String: Any]])
+        #expect(kinds.count == Catalogue.bcstream.kinds.count)
+        let definitions = try #require(schema["$defs"] as? [String: Any])
+        let gift = try #require(definitions["Gift"] as? [String: Any])
+        let properties = try #require(gift["properties"] as? [String: Any])
+        #expect(properties["gift_id"] != nil && properties["u"] == nil)  // the user block is a $ref
+        #expect(definitions["Avatar.Item"] != nil && definitions["GiftRanking.NearbyUser"] != nil)
+        // Every $ref points at a definition.
+        for reference in text.matches(of: /"\$ref" : "#\/\$defs\/([^"]+)"/) {
+            #expect(definitions[String(reference.1)] != nil, "\(reference.1)")
+        }
+    }
+}

@@ -399,10 +399,14 @@ extension BCResponse.Avatar.State {
         self.init(
             wipePosition: try object.optionalInt("wipe_position"),
             isFullscreen: try object.optionalBool("is_fullscreen"),
-            background: try object.optionalObject("background").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) },
+            background: try object.optionalObject("background").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            },
             assetBundleURL: try object.optionalString("asset_bundle_url"),
             camera: try object.optionalString("camera"),
-            body: try object.optionalObject("body").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Body(tape: nested) },
+            body: try object.optionalObject("body").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Body(tape: nested)
+            },
             wipeCameras: try object.optionalStringDictionary("wipe_cameras"),
             isEnabled: try object.optionalBool("enabled"))
     }
@@ -416,15 +420,31 @@ extension BCResponse.Avatar.Body {
             assetBundleName: try object.optionalString("asset_bundle_name"),
             assetBundlePrefabName: try object.optionalString("asset_bundle_prefab_name"),
             skinColor: try object.optionalInt("skin_color"),
-            hairColor: try object.optionalObject("hair_color").map { (nested) throws(FastMiss) in try BCResponse.Avatar.HairColor(tape: nested) },
+            hairColor: try object.optionalObject("hair_color").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.HairColor(tape: nested)
+            },
             hairColorPercentage: try object.optionalDouble("hair_color_percentage"),
-            head: try object.optionalObject("head").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) },
-            eye: try object.optionalObject("eye").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) },
-            mouth: try object.optionalObject("mouth").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) },
-            hair: try object.optionalObject("hair").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) },
-            proportion: try object.optionalObject("proportion").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) },
-            clothes: try object.optionalObject("clothes").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) },
-            hat: try object.optionalObject("hat").map { (nested) throws(FastMiss) in try BCResponse.Avatar.Item(tape: nested) })
+            head: try object.optionalObject("head").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            },
+            eye: try object.optionalObject("eye").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            },
+            mouth: try object.optionalObject("mouth").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            },
+            hair: try object.optionalObject("hair").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            },
+            proportion: try object.optionalObject("proportion").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            },
+            clothes: try object.optionalObject("clothes").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            },
+            hat: try object.optionalObject("hat").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.Item(tape: nested)
+            })
     }
 }
 
@@ -445,7 +465,9 @@ extension BCResponse.Avatar.Item {
             assetBundleName: try object.optionalString("asset_bundle_name"),
             assetBundlePrefabName: try object.optionalString("asset_bundle_prefab_name"),
             assetBundlePrefabPostfix: try object.optionalString("asset_bundle_prefab_postfix"),
-            color: try object.optionalObject("color").map { (nested) throws(FastMiss) in try BCResponse.Avatar.ItemColor(tape: nested) })
+            color: try object.optionalObject("color").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.ItemColor(tape: nested)
+            })
     }
 }
 
@@ -456,7 +478,9 @@ extension BCResponse.Avatar.ItemColor {
             assetBundleName: try object.optionalString("asset_bundle_name"),
             assetBundlePrefabName: try object.optionalString("asset_bundle_prefab_name"),
             assetBundlePrefabPostfix: try object.optionalString("asset_bundle_prefab_postfix"),
-            setup: try object.optionalObject("setup").map { (nested) throws(FastMiss) in try BCResponse.Avatar.AssetBundle(tape: nested) })
+            setup: try object.optionalObject("setup").map { (nested) throws(FastMiss) in
+                try BCResponse.Avatar.AssetBundle(tape: nested)
+            })
     }
 }
 

@@ -273,7 +273,9 @@ extension BCResponse.Gift {
             point: try object.optionalInt("p"),
             yellRank: try object.optionalInt("yell_rank").map(YellRank.init(rawValue:)),
             yellLevel: try object.optionalInt("yell_level"),
-            rankings: try object.optionalObjects("rankings") { (element) throws(FastMiss) in try BCResponse.GiftRanking(tape: element) },
+            rankings: try object.optionalObjects("rankings") { (element) throws(FastMiss) in
+                try BCResponse.GiftRanking(tape: element)
+            },
             photoGiftID: try object.optionalString("photo_gift_id"),
             isPhotoGift: try object.optionalBool("is_photo_gift"),
             photoGiftImageURL: try object.optionalString("photo_gift_image_url"))

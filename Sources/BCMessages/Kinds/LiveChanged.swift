@@ -149,7 +149,9 @@ extension BCResponse {
 extension BCResponse.LiveChanged {
     init(tape object: TapeObject) throws(FastMiss) {
         self.init(
-            app: try object.optionalObject("app").map { (nested) throws(FastMiss) in try BCResponse.LiveChanged.App(tape: nested) },
+            app: try object.optionalObject("app").map { (nested) throws(FastMiss) in
+                try BCResponse.LiveChanged.App(tape: nested)
+            },
             isCollabEnabled: try object.optionalBool("collab_enabled"),
             collabHasVacancy: try object.optionalBool("collab_has_vacancy"),
             orientation: try object.optionalString("orientation_v2"),

@@ -65,7 +65,9 @@ extension BCResponse {
 extension BCResponse.LiveEnded {
     init(tape object: TapeObject) throws(FastMiss) {
         self.init(
-            delay: try object.optionalObject("delay").map { (nested) throws(FastMiss) in try BCResponse.LiveEnded.Delay(tape: nested) })
+            delay: try object.optionalObject("delay").map { (nested) throws(FastMiss) in
+                try BCResponse.LiveEnded.Delay(tape: nested)
+            })
     }
 }
 

@@ -87,7 +87,9 @@ extension BCResponse.LiveGamePlaying {
         self.init(
             liveGameID: try object.string("live_game_id"),
             viewerSelfStartIconURL: try object.string("viewer_self_start_icon_url"),
-            gifts: try object.objects("gifts") { (element) throws(FastMiss) in try BCResponse.LiveGamePlaying.LiveGameGift(tape: element) })
+            gifts: try object.objects("gifts") { (element) throws(FastMiss) in
+                try BCResponse.LiveGamePlaying.LiveGameGift(tape: element)
+            })
     }
 }
 

@@ -31,6 +31,8 @@ extension BCResponse {
 extension BCResponse.MutualGiftRewards {
     init(tape object: TapeObject) throws(FastMiss) {
         self.init(
-            receivableRewards: try object.objects("receivable_rewards") { (element) throws(FastMiss) in try BCResponse.MutualGiftAchieved(tape: element) })
+            receivableRewards: try object.objects("receivable_rewards") { (element) throws(FastMiss) in
+                try BCResponse.MutualGiftAchieved(tape: element)
+            })
     }
 }

@@ -74,7 +74,9 @@ extension BCResponse {
 extension BCResponse.TopGifters {
     init(tape object: TapeObject) throws(FastMiss) {
         self.init(
-            users: try object.objects("users") { (element) throws(FastMiss) in try BCResponse.TopGifters.RankingUser(tape: element) })
+            users: try object.objects("users") { (element) throws(FastMiss) in
+                try BCResponse.TopGifters.RankingUser(tape: element)
+            })
     }
 }
 

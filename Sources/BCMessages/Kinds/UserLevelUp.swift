@@ -153,7 +153,9 @@ extension BCResponse.UserLevelUp {
             levelBorderColorCode: try object.string("level_border_color_code"),
             levelGaugeColorCodes: try object.forcedArray("level_gauge_color_codes", object.document.forceString),
             userLevelGiftPanelText: try object.string("user_level_gift_panel_text"),
-            unlocks: try object.objects("unlocks") { (element) throws(FastMiss) in try BCResponse.UserLevelUp.Unlock(tape: element) })
+            unlocks: try object.objects("unlocks") { (element) throws(FastMiss) in
+                try BCResponse.UserLevelUp.Unlock(tape: element)
+            })
     }
 }
 
