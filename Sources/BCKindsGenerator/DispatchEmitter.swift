@@ -67,6 +67,12 @@ enum DispatchEmitter {
         }
     }
 
+    /// A member whose body is one switch: `doc`, `declaration {`, `switch subject {`, the cases, and the braces.
+    static func member(_ doc: String, _ declaration: String, _ subject: String, _ cases: [String]) -> [String] {
+        ["    " + doc, "    \(declaration) {", "        switch \(subject) {"] + cases.map { "        " + $0 }
+            + ["        }", "    }"]
+    }
+
     static func bcResponse(_ catalogue: Catalogue) -> String {
         var lines = KindsGenerator.header(source: "Catalogue/Catalogue.swift")
         lines += """
@@ -93,46 +99,24 @@ enum DispatchEmitter {
         lines.append("    case unknown(Unknown)")
         lines.append("}")
         lines.append("")
+        let kinds = catalogue.kinds
         lines.append("extension BCResponse {")
-        lines.append("    /// The message's kind, or nil for `.unknown`.")
-        lines.append("    public var type: BCType? {")
-        lines.append("        switch self {")
-        for kind in catalogue.kinds {
-            lines.append("        case .\(kind.name): .\(kind.name)")
-        }
-        lines.append("        case .unknown: nil")
-        lines.append("        }")
-        lines.append("    }")
+        lines += member("/// The message's kind, or nil for `.unknown`.", "public var type: BCType?", "self",
+                        kinds.map { "case .\($0.name): .\($0.name)" } + ["case .unknown: nil"])
         lines.append("")
-        lines.append("    /// The payload struct of a kind with keys, nil for a bare case or an unknown kind.")
-        lines.append("    public var payload: (any BCPayload)? {")
-        lines.append("        switch self {")
-        for kind in catalogue.kinds {
-            lines.append("        case .\(kind.name)" + (kind.payloadName == nil ? ": nil" : "(let payload): payload"))
-        }
-        lines.append("        case .unknown: nil")
-        lines.append("        }")
-        lines.append("    }")
+        lines += member("/// The payload struct of a kind with keys, nil for a bare case or an unknown kind.",
+                        "public var payload: (any BCPayload)?", "self",
+                        kinds.map { "case .\($0.name)" + ($0.payloadName == nil ? ": nil" : "(let payload): payload") }
+                            + ["case .unknown: nil"])
         lines.append("")
-        lines.append("    /// A message of a known kind, decoded by its payload struct's `init(from:)`.")
-        lines.append("    init(decoding type: BCType, from decoder: any Decoder) throws {")
-        lines.append("        switch type {")
-        for kind in catalogue.kinds {
-            let value = kind.payloadName.map { "(try \($0)(from: decoder))" } ?? ""
-            lines.append("        case .\(kind.name): self = .\(kind.name)\(value)")
-        }
-        lines.append("        }")
-        lines.append("    }")
+        lines += member("/// A message of a known kind, decoded by its payload struct's `init(from:)`.",
+                        "init(decoding type: BCType, from decoder: any Decoder) throws", "type",
+                        kinds.map { "case .\($0.name): self = .\($0.name)" + ($0.payloadName.map { "(try \($0)(from: decoder))" } ?? "") })
         lines.append("")
-        lines.append("    /// Every kind, read by direct extraction (`init(tape:)`, generated beside each payload struct).")
-        lines.append("    static func extractDirectly(_ type: BCType, from object: TapeObject) throws(FastMiss) -> BCResponse {")
-        lines.append("        switch type {")
-        for kind in catalogue.kinds {
-            let value = kind.payloadName.map { "(try \($0)(tape: object))" } ?? ""
-            lines.append("        case .\(kind.name): .\(kind.name)\(value)")
-        }
-        lines.append("        }")
-        lines.append("    }")
+        lines += member("/// Every kind, read by direct extraction (`init(tape:)`, generated beside each payload struct).",
+                        "static func extractDirectly(_ type: BCType, from object: TapeObject) throws(FastMiss) -> BCResponse",
+                        "type",
+                        kinds.map { "case .\($0.name): .\($0.name)" + ($0.payloadName.map { "(try \($0)(tape: object))" } ?? "") })
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
