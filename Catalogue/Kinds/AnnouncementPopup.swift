@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let announcementPopup = Struct(
+    static let announcementPopup = Kind(
+        39, "announcementPopup", "announcement popup", app: "ShowViewerAnnouncementPopup", .appModel, Struct(
         "AnnouncementPopup",
         doc: """
             t=39 `ShowViewerAnnouncementPopup`: viewers should be shown an announcement popup.
@@ -10,5 +11,5 @@ extension Catalogue {
             """,
         [
             .required("announcement_popup_url", "announcementPopupURL", .string, "the page the popup shows."),
-        ])
+        ]))
 }

@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let appUserIDPosted = Struct(
+    static let appUserIDPosted = Kind(
+        49, "appUserIDPosted", "viewer posted their in-game user id",
+        app: "AppUserDetailCommentReceived", .appModel, Struct(
         "AppUserIDPosted",
         doc: """
             t=49 `AppUserDetailCommentReceived`: a viewer posted their user id in the streamed game.
@@ -12,7 +14,9 @@ extension Catalogue {
         [
             .user("Who posted: `u`, `ac`, `iurl`, `burl`."),
             .required("type", "type", .int, "the kind of app user detail; values not documented."),
-            .required("cm", "appUserID", .string, "the viewer's user id in the streamed game, sent as the comment text."),
-            .required("collab_streamer_ac", "collabStreamerName", .string, "the collab streamer's display name, `\"\"` outside a collab."),
-        ])
+            .required("cm", "appUserID", .string,
+                "the viewer's user id in the streamed game, sent as the comment text."),
+            .required("collab_streamer_ac", "collabStreamerName", .string,
+                "the collab streamer's display name, `\"\"` outside a collab."),
+        ]))
 }

@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabAccepted = Struct(
+    static let collabAccepted = Kind(11, "collabAccepted", "collab accepted", app: "CollabAccepted", .appModel, Struct(
         "CollabAccepted",
         doc: """
             t=11 `CollabAccepted`: the streamer accepted a collab (co-stream) request.
@@ -10,5 +10,5 @@ extension Catalogue {
             """,
         [
             .required("u", "userID", .string, "the id of the user whose request was accepted."),
-        ])
+        ]))
 }

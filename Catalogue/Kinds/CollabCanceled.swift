@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabCanceled = Struct(
+    static let collabCanceled = Kind(
+        12, "collabCanceled", "collab request canceled", app: "CollabCanceled", .appModel, Struct(
         "CollabCanceled",
         doc: """
             t=12 `CollabCanceled`: a collab (co-stream) request was canceled.
@@ -11,5 +12,5 @@ extension Catalogue {
         [
             .user("Who canceled: `u`, `ac`, `iurl`, `burl`."),
             .required("canceled_user_id", "canceledUserID", .string, "the id of the user whose request was canceled."),
-        ])
+        ]))
 }

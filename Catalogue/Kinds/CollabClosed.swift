@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabClosed = Struct(
+    static let collabClosed = Kind(14, "collabClosed", "collab ended", app: "CollabClosed", .appModel, Struct(
         "CollabClosed",
         doc: """
             t=14 `CollabClosed`: a collab (co-stream) ended.
@@ -10,5 +10,5 @@ extension Catalogue {
             """,
         [
             .user("Who closed it: `u`, `ac`, `iurl`, `burl`."),
-        ])
+        ]))
 }

@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabEndedNotFollowing = Struct(
+    static let collabEndedNotFollowing = Kind(
+        88, "collabEndedNotFollowing", "collab ended: user not followed",
+        app: "CollabEndNotFollowUser", .appModel, Struct(
         "CollabEndedNotFollowing",
         doc: """
             t=88 `CollabEndNotFollowUser`: a collab ended with a partner the user does not follow yet.
@@ -11,5 +13,5 @@ extension Catalogue {
             """,
         [
             .user("The collab partner: `u`, `ac`, `iurl`."),
-        ])
+        ]))
 }

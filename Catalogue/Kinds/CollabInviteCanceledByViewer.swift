@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabInviteCanceledByViewer = Struct(
+    static let collabInviteCanceledByViewer = Kind(
+        75, "collabInviteCanceledByViewer", "collab invite canceled by the viewer",
+        app: "CollabInviteCanceledByViewer", .appModel, Struct(
         "CollabInviteCanceledByViewer",
         doc: """
             t=75 `CollabInviteCanceledByViewer`: the invited viewer declined or withdrew from a collab (co-stream) invite.
@@ -11,5 +13,5 @@ extension Catalogue {
         [
             .user("The viewer who canceled: `u`, `ac`, `iurl`, `burl`."),
             .required("collab_type", "collabType", .openEnum("CollabType"), "the kind of collab the invite was for."),
-        ])
+        ]))
 }

@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabPeerSignal = Struct(
+    static let collabPeerSignal = Kind(
+        13, "collabPeerSignal", "collab peer signalling relay",
+        app: "CollabReceivedPeer", .appModelMeaningGuessed, Struct(
         "CollabPeerSignal",
         doc: """
             t=13 `CollabReceivedPeer`: a signalling message relayed between collab (co-stream) peers.
@@ -11,5 +13,5 @@ extension Catalogue {
         [
             .required("sender_id", "senderID", .string, "the id of the peer that sent the signal."),
             .required("raw", "raw", .string, "the signal itself, an opaque string passed on untouched."),
-        ])
+        ]))
 }

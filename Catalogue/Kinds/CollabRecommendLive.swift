@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabRecommendLive = Struct(
+    static let collabRecommendLive = Kind(
+        77, "collabRecommendLive", "recommend a collab live", app: "CollabRecommendLive", .appModel, Struct(
         "CollabRecommendLive",
         doc: """
             t=77 `CollabRecommendLive`: a live is recommended for a collab, shown as a comment.
@@ -13,5 +14,5 @@ extension Catalogue {
             .required("cm", "text", .string, "the recommendation text."),
             .required("speech", "speech", .string, "the text-to-speech line."),
             .required("live_id", "liveID", .string, "the id of the recommended live."),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let collabStartedByMatching = Struct(
+    static let collabStartedByMatching = Kind(
+        87, "collabStartedByMatching", "collab started by matching", app: "CollabStartByMatching", .appModel, Struct(
         "CollabStartedByMatching",
         doc: """
             t=87 `CollabStartByMatching`: a collab started through matching.
@@ -10,5 +11,5 @@ extension Catalogue {
             """,
         [
             .user("The user the collab started with: `u`, `ac`, `iurl`."),
-        ])
+        ]))
 }

@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let comment = Struct(
+    static let comment = Kind(1, "comment", "viewer comment", app: "LiveCommentReceived", .captured, Struct(
         "Comment",
         doc: """
             t=1 `LiveCommentReceived`: a viewer's comment.
@@ -14,5 +14,5 @@ extension Catalogue {
             .required("cm", "text", .string, "the comment text."),
             .required("lci", "commentID", .string, "the live comment id (string or number on the wire)."),
             .attributes("The comment class's optional keys."),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let emomoVisibilityChanged = Struct(
+    static let emomoVisibilityChanged = Kind(
+        108, "emomoVisibilityChanged", "avatar shown or hidden", app: "EmomoVisibilityChanged", .appModel, Struct(
         "EmomoVisibilityChanged",
         doc: """
             t=108 `EmomoVisibilityChanged`: the streamer's avatar (emomo) was shown or hidden.
@@ -11,5 +12,5 @@ extension Catalogue {
             """,
         [
             .required("is_visible", "isVisible", .bool, "the avatar is shown."),
-        ])
+        ]))
 }

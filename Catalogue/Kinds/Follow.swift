@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let follow = Struct(
+    static let follow = Kind(4, "follow", "a viewer followed the streamer", app: "StreamerFollowed", .appModel, Struct(
         "Follow",
         doc: """
             t=4 `StreamerFollowed`: a viewer followed the streamer.
@@ -14,5 +14,5 @@ extension Catalogue {
             .optional("cm", "text", .string, "the comment text, if any."),
             .optional("lci", "commentID", .string, "the live comment id (string or number on the wire)."),
             .attributes("The comment class's optional keys."),
-        ])
+        ]))
 }

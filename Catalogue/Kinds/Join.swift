@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let join = Struct(
+    static let join = Kind(3, "join", "viewer entered the live", app: "LiveJoined", .captured, Struct(
         "Join",
         doc: """
             t=3 `LiveJoined`: a viewer entered the live.
@@ -16,5 +16,5 @@ extension Catalogue {
             .required("lci", "commentID", .string, "the live comment id, `0` (a number) in captured joins."),
             .optional("online_viewer_num", "onlineViewerCount", .int, "viewers watching now, this viewer included."),
             .attributes("The comment class's optional keys (`speech` is \"<name>が入室しました\")."),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let linkedLiveEnded = Struct(
+    static let linkedLiveEnded = Kind(
+        28, "linkedLiveEnded", "linked live ended", app: "LinkedLiveEnded", .appModel, Struct(
         "LinkedLiveEnded",
         doc: """
             t=28 `LinkedLiveEnded`: the live this live was linked to has ended.
@@ -21,5 +22,5 @@ extension Catalogue {
                     .required("live_id", "liveID", .string, "the live's id."),
                     .required("owner_name", "ownerName", .string, "the streamer's display name."),
                 ]),
-        ])
+        ]))
 }

@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let liveChanged = Struct(
+    static let liveChanged = Kind(7, "liveChanged", "live settings changed", app: "LiveChanged", .captured, Struct(
         "LiveChanged",
         doc: """
             t=7 `LiveChanged`: the live's settings changed (the game played, collab, orientation, stickers).
@@ -14,9 +14,12 @@ extension Catalogue {
             .optional("app", "app", .object("App"), "the game (app) now streamed, when it changed."),
             .optional("collab_enabled", "isCollabEnabled", .bool, "viewers may ask to collab."),
             .optional("collab_has_vacancy", "collabHasVacancy", .bool, "a collab seat is free."),
-            .optional("orientation_v2", "orientation", .string, "the screen orientation code (`\"6\"` in the capture); values not documented."),
-            .optional("created_at", "createdAt", .int, "when the change happened, unix seconds; seen on the wire only."),
-            .optional("sticker_enabled", "isStickerEnabled", .bool, "viewers may send stickers; seen on the wire only."),
+            .optional("orientation_v2", "orientation", .string,
+                "the screen orientation code (`\"6\"` in the capture); values not documented."),
+            .optional("created_at", "createdAt", .int,
+                "when the change happened, unix seconds; seen on the wire only."),
+            .optional("sticker_enabled", "isStickerEnabled", .bool,
+                "viewers may send stickers; seen on the wire only."),
         ],
         nested: [
             Struct(
@@ -30,12 +33,16 @@ extension Catalogue {
                     .optional("title", "title", .string, "the game's title."),
                     .optional("short_title", "shortTitle", .string, "the game's short title."),
                     .optional("icon_url", "iconURL", .string, "the game's icon."),
-                    .optional("app_user_id_label", "appUserIDLabel", .string, "what the game calls a player's id (\"ユーザーID\", \"フレンドコード\"...)."),
-                    .optional("is_app_user_id_hidden", "isAppUserIDHidden", .bool, "the streamer hides their in-game user id."),
+                    .optional("app_user_id_label", "appUserIDLabel", .string,
+                        "what the game calls a player's id (\"ユーザーID\", \"フレンドコード\"...)."),
+                    .optional("is_app_user_id_hidden", "isAppUserIDHidden", .bool,
+                        "the streamer hides their in-game user id."),
                     .optional("is_listing", "isListing", .bool, "the game is listed in the catalogue."),
-                    .optional("is_category", "isCategory", .bool, "the entry is a category (e.g. \"chat\"), not a game."),
+                    .optional("is_category", "isCategory", .bool,
+                        "the entry is a category (e.g. \"chat\"), not a game."),
                     .optional("is_pr", "isPR", .bool, "the game is a promoted (PR) title."),
-                    .optional("push_enabled", "isPushEnabled", .bool, "followers get a push notification for lives of this game."),
+                    .optional("push_enabled", "isPushEnabled", .bool,
+                        "followers get a push notification for lives of this game."),
                 ]),
-        ])
+        ]))
 }

@@ -1,13 +1,14 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let liveEnded = Struct(
+    static let liveEnded = Kind(8, "liveEnded", "stream ended", app: "LiveEnded", .captured, Struct(
         "LiveEnded",
         doc: """
             t=8 `LiveEnded`: the stream ended. Usually just `{"t":8}`; a listener stops on it.
             """,
         [
-            .optional("delay", "delay", .object("Delay"), "a reconnect hint some servers attach, absent from every capture."),
+            .optional("delay", "delay", .object("Delay"),
+                "a reconnect hint some servers attach, absent from every capture."),
         ],
         nested: [
             Struct(
@@ -18,7 +19,8 @@ extension Catalogue {
                 [
                     .required("uniMin", "uniformMin", .double, "the lower bound of the uniform jitter."),
                     .required("uniMax", "uniformMax", .double, "the upper bound of the uniform jitter."),
-                    .required("expMultiplier", "exponentialMultiplier", .double, "the exponential back-off multiplier."),
+                    .required("expMultiplier", "exponentialMultiplier", .double,
+                        "the exponential back-off multiplier."),
                 ]),
-        ])
+        ]))
 }

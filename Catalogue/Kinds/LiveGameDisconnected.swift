@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let liveGameDisconnected = Struct(
+    static let liveGameDisconnected = Kind(
+        93, "liveGameDisconnected", "live-game disconnected", app: "LiveGameDisconnected", .appModel, Struct(
         "LiveGameDisconnected",
         doc: """
             t=93 `LiveGameDisconnected`: users left (were disconnected from) a live-game.
@@ -11,5 +12,5 @@ extension Catalogue {
         [
             .required("live_game_id", "liveGameID", .string, "the live-game."),
             .required("user_ids", "userIDs", .strings, "the users concerned (each a string or a number)."),
-        ])
+        ]))
 }

@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let liveGameEnded = Struct(
+    static let liveGameEnded = Kind(94, "liveGameEnded", "live-game ended", app: "LiveGameEnded", .appModel, Struct(
         "LiveGameEnded",
         doc: """
             t=94 `LiveGameEnded`: a live-game ended.
@@ -10,5 +10,5 @@ extension Catalogue {
             """,
         [
             .required("live_game_id", "liveGameID", .string, "the live-game that ended."),
-        ])
+        ]))
 }

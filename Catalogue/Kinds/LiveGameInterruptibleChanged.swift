@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let liveGameInterruptibleChanged = Struct(
+    static let liveGameInterruptibleChanged = Kind(
+        114, "liveGameInterruptibleChanged", "live-game interruptible flag",
+        app: "LiveGameInterruptibleChanged", .appModel, Struct(
         "LiveGameInterruptibleChanged",
         doc: """
             t=114 `LiveGameInterruptibleChanged`: whether the running live-game may be interrupted changed.
@@ -11,6 +13,7 @@ extension Catalogue {
             """,
         [
             .required("interruptible", "isInterruptible", .bool, "the live-game may be interrupted now."),
-            .required("sent_at", "sentAt", .int, "when the server sent the change (a long in the app; unix milliseconds, unconfirmed)."),
-        ])
+            .required("sent_at", "sentAt", .int,
+                "when the server sent the change (a long in the app; unix milliseconds, unconfirmed)."),
+        ]))
 }

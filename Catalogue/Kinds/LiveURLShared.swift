@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let liveURLShared = Struct(
+    static let liveURLShared = Kind(
+        16, "liveURLShared", "viewer shared the live URL", app: "LiveUrlShared", .appModel, Struct(
         "LiveURLShared",
         doc: """
             t=16 `LiveUrlShared`: a viewer shared the live's URL.
@@ -11,5 +12,5 @@ extension Catalogue {
         [
             .user("Who shared: `u`, `ac`, `iurl`, `burl`."),
             .required("is_moderator", "isModerator", .bool, "the viewer moderates this live."),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let matchingLiveCanceled = Struct(
+    static let matchingLiveCanceled = Kind(
+        83, "matchingLiveCanceled", "live matching canceled", app: "MatchingLiveCanceled", .appModel, Struct(
         "MatchingLiveCanceled",
         doc: """
             t=83 `MatchingLiveCanceled`: a live matching was canceled.
@@ -10,5 +11,5 @@ extension Catalogue {
             """,
         [
             .required("user_id", "userID", .string, "the user whose matching was canceled."),
-        ])
+        ]))
 }

@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let matchingStarterToStarter = Struct(
+    static let matchingStarterToStarter = Kind(
+        90, "matchingStarterToStarter", "matched starter to starter",
+        app: "MatchingStarterToStarter", .appModel, Struct(
         "MatchingStarterToStarter",
         doc: """
             t=90 `MatchingStarterToStarter`: this live, having started a matching, was matched with another
@@ -11,5 +13,5 @@ extension Catalogue {
             """,
         [
             .required("matched_live_id", "matchedLiveID", .string, "the live matched with."),
-        ])
+        ]))
 }

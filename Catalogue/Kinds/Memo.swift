@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let memo = Struct(
+    static let memo = Kind(
+        19, "memo", "memo or notice shown as a comment", app: "MemoBroadcast", .appModelMeaningGuessed, Struct(
         "Memo",
         doc: """
             t=19 `MemoBroadcast`: a memo or notice shown as a comment (meaning guessed from the name).
@@ -14,5 +15,5 @@ extension Catalogue {
             .required("cm", "text", .string, "the memo text shown as a comment."),
             .optional("lci", "commentID", .string, "the live comment id (string or number on the wire)."),
             .attributes("The comment class's optional keys."),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let moderatorChanged = Struct(
+    static let moderatorChanged = Kind(
+        51, "moderatorChanged", "moderator appointed or removed", app: "ModeratorChange", .appModel, Struct(
         "ModeratorChanged",
         doc: """
             t=51 `ModeratorChange`: the streamer appointed or removed a moderator.
@@ -11,5 +12,5 @@ extension Catalogue {
         [
             .required("moderator_user_id", "moderatorUserID", .string, "the id of the user appointed or removed."),
             .required("is_appoint", "isAppointed", .bool, "true when the user was appointed, false when removed."),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let mutualGiftAchieved = Struct(
+    static let mutualGiftAchieved = Kind(
+        111, "mutualGiftAchieved", "mutual-gift goal achieved", app: "MutualGiftAchieved", .appModel, Struct(
         "MutualGiftAchieved",
         doc: """
             t=111 `MutualGiftAchieved`: a streamer and a viewer reached a mutual-gift goal together.
@@ -24,5 +25,5 @@ extension Catalogue {
                     .required("user_id", "userID", .string, "the user's id."),
                     .required("profile_image_url", "profileImageURL", .string, "the user's profile image."),
                 ]),
-        ])
+        ]))
 }

@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let mutualGiftRewards = Struct(
+    static let mutualGiftRewards = Kind(
+        112, "mutualGiftRewards", "mutual-gift rewards to receive",
+        app: "MutualGiftReceivableRewards", .appModel, Struct(
         "MutualGiftRewards",
         doc: """
             t=112 `MutualGiftReceivableRewards`: mutual-gift goals whose rewards can now be received.
@@ -9,6 +11,7 @@ extension Catalogue {
             Known from the 2022 app's model only.
             """,
         [
-            .required("receivable_rewards", "receivableRewards", .objects("MutualGiftAchieved"), "the achieved goals with a reward to receive."),
-        ])
+            .required("receivable_rewards", "receivableRewards", .objects("MutualGiftAchieved"),
+                "the achieved goals with a reward to receive."),
+        ]))
 }

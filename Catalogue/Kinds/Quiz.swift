@@ -10,7 +10,8 @@ extension Catalogue {
             capture seen, so any scalar may come as a number or a string.
             """,
         [
-            .required("quiz", "info", .object("Info"), "the quiz as a whole: its id and how many players and questions it has."),
+            .required("quiz", "info", .object("Info"),
+                "the quiz as a whole: its id and how many players and questions it has."),
             .required("question", "question", .object("Question"), "the question being asked or answered."),
         ],
         nested: [
@@ -31,12 +32,18 @@ extension Catalogue {
                     One question (`question`).
                     """,
                 [
-                    .required("answers", "answers", .strings, "the choices, in the order shown. The app's choice type is unknown; modelled as the choices' texts (each a string or a number)."),
+                    .required("answers", "answers", .strings,
+                        "the choices, in the order shown. The app's choice type is unknown; modelled as the choices' texts (each a string or a number)."),
                     .required("body", "body", .string, "the question text."),
-                    .required("correct_answer_nth", "correctAnswerNth", .int, "the position of the correct choice in `answers`. The base is not known; the fixtures assume 1-based, with 0 on t=29 before the answer is revealed."),
-                    .required("dismiss_popup_after", "dismissPopupAfter", .int, "how long the popup stays up, presumably in seconds."),
+                    .required("correct_answer_nth", "correctAnswerNth", .int,
+                        "the position of the correct choice in `answers`. The base is not known; the fixtures assume 1-based, with 0 on t=29 before the answer is revealed."),
+                    .required("dismiss_popup_after", "dismissPopupAfter", .int,
+                        "how long the popup stays up, presumably in seconds."),
                     .required("nth", "nth", .int, "which question of the quiz this is."),
                     .required("remaining_time", "remainingTime", .int, "time left to answer, presumably in seconds."),
                 ]),
         ])
+
+    static let quizQuestion = Kind(29, "quizQuestion", "quiz question shown", app: "QuizStartQuestion", .appModel, quiz)
+    static let quizAnswer = Kind(30, "quizAnswer", "quiz answer shown", app: "QuizShowCorrectAnswer", .appModel, quiz)
 }

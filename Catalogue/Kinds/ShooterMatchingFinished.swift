@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let shooterMatchingFinished = Struct(
+    static let shooterMatchingFinished = Kind(
+        107, "shooterMatchingFinished", "shooter matching finished", app: "ShooterMatchingFinished", .appModel, Struct(
         "ShooterMatchingFinished",
         doc: """
             t=107 `ShooterMatchingFinished`: the shooter mini-game's matching finished.
@@ -9,6 +10,7 @@ extension Catalogue {
             App model only; no capture.
             """,
         [
-            .required("time", "time", .int, "a time the app declares as a long; its unit and meaning (moment or duration) are not known."),
-        ])
+            .required("time", "time", .int,
+                "a time the app declares as a long; its unit and meaning (moment or duration) are not known."),
+        ]))
 }

@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let shooterMemberStateChanged = Struct(
+    static let shooterMemberStateChanged = Kind(
+        81, "shooterMemberStateChanged", "shooter mini-game member state",
+        app: "ShooterMemberStateChanged", .appModel, Struct(
         "ShooterMemberStateChanged",
         doc: """
             t=81 `ShooterMemberStateChanged`: a member's state in the shooter mini-game changed.
@@ -15,5 +17,5 @@ extension Catalogue {
             .required("season_id", "seasonID", .int, "the shooter season."),
             .required("team_id", "teamID", .int, "the member's team."),
             .required("member_user_id", "memberUserID", .string, "the member's user id."),
-        ])
+        ]))
 }

@@ -1,7 +1,9 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let stopBroadcasting = Struct(
+    static let stopBroadcasting = Kind(
+        60, "stopBroadcasting", "stop-broadcast order with a message",
+        app: "StopBroadcasting", .appModelMeaningGuessed, Struct(
         "StopBroadcasting",
         doc: """
             t=60 `StopBroadcasting`: an order to the streamer to stop broadcasting, with a message saying why.
@@ -10,5 +12,5 @@ extension Catalogue {
             """,
         [
             .required("msg", "message", .string, "the message to show the streamer."),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let topGifterChanged = Struct(
+    static let topGifterChanged = Kind(
+        37, "topGifterChanged", "top gifter changed", app: "GiftRankingTopUserUpdated", .appModel, Struct(
         "TopGifterChanged",
         doc: """
             t=37 `GiftRankingTopUserUpdated`: the live's top gifter changed.
@@ -13,5 +14,5 @@ extension Catalogue {
             .required("u", "userID", .string, "the new top gifter's user id."),
             .required("iurl", "profileImageURL", .string, "the top gifter's profile image URL (often `\"\"`)."),
             .required("burl", "badgeImageURL", .string, "the top gifter's badge image URL (often `\"\"`)."),
-        ])
+        ]))
 }

@@ -1,7 +1,7 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let topGifters = Struct(
+    static let topGifters = Kind(38, "topGifters", "top-3 gifters", app: "GiftRankingTopThreeUsers", .captured, Struct(
         "TopGifters",
         doc: """
             t=38 `GiftRankingTopThreeUsers`: the live's top three gifters, sent again whenever they change.
@@ -24,5 +24,5 @@ extension Catalogue {
                     .required("iurl", "profileImageURL", .string, "the profile image URL (often `\"\"`)."),
                     .required("burl", "badgeImageURL", .string, "the badge image URL (often `\"\"`)."),
                 ]),
-        ])
+        ]))
 }

@@ -1,7 +1,8 @@
 import BCKindsGenerator
 
 extension Catalogue {
-    static let userLevelGiftReload = Struct(
+    static let userLevelGiftReload = Kind(
+        72, "userLevelGiftReload", "reload level gift", app: "ReloadUserLevelGift", .appModel, Struct(
         "UserLevelGiftReload",
         doc: """
             t=72 `ReloadUserLevelGift`: a user's level gifts changed; the client should reload them.
@@ -10,5 +11,5 @@ extension Catalogue {
             """,
         [
             .required("u", "userID", .string, "the id of the user whose level gifts to reload."),
-        ])
+        ]))
 }

@@ -16,13 +16,13 @@ enum DispatchEmitter {
     }
 
     static func bcType(_ catalogue: Catalogue) -> String {
-        var lines = KindsGenerator.header(source: "Catalogue/Catalogue.swift")
+        var lines = KindsGenerator.header(source: "Catalogue/Catalogue.swift and Catalogue/Kinds/")
         lines += """
             /// The kind of a bcsvr message: its integer `"t"`.
             ///
-            /// One case per kind known today (the catalogue: `Catalogue/Catalogue.swift`); every case documents its
-            /// meaning, the app's event name, the evidence behind it and the `BCResponse` case that carries it. A `t`
-            /// not listed here decodes to `BCResponse.unknown`, never to an error.
+            /// One case per kind known today (the catalogue: `Catalogue/`); every case documents its meaning, the
+            /// app's event name, the evidence behind it and the `BCResponse` case that carries it. A `t` not listed
+            /// here decodes to `BCResponse.unknown`, never to an error.
             public enum BCType: Int, CaseIterable, Hashable, Sendable, Codable {
             """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for kind in catalogue.kinds {
@@ -74,7 +74,7 @@ enum DispatchEmitter {
     }
 
     static func bcResponse(_ catalogue: Catalogue) -> String {
-        var lines = KindsGenerator.header(source: "Catalogue/Catalogue.swift")
+        var lines = KindsGenerator.header(source: "Catalogue/Catalogue.swift and Catalogue/Kinds/")
         lines += """
             /// One bcsvr message, typed by its kind.
             ///
