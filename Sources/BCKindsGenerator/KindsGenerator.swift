@@ -66,6 +66,22 @@ public enum KindsGenerator {
                 throw CatalogueError("t=\(kind.t): a kind's name is a case name, lowerCamelCase: \(kind.name)")
             }
         }
+        // Every struct by its qualified name, so that `.object("Item")` can be looked up as the compiler will.
+        var declared: Set<String> = []
+        func collect(_ item: Struct, in parent: String) {
+            declared.insert(parent + "." + item.name)
+            for nested in item.nested { collect(nested, in: parent + "." + item.name) }
+        }
+        for kind in catalogue.kinds { if case .declared(let payload) = kind.payload { collect(payload, in: "BCResponse") } }
+        for item in catalogue.shared { collect(item, in: "BCResponse") }
+        func resolves(_ name: String, from path: String) -> Bool {
+            var scope = "BCResponse." + path
+            while true {
+                if declared.contains(scope + "." + name) { return true }
+                guard let dot = scope.lastIndex(of: ".") else { return false }
+                scope = String(scope[..<dot])
+            }
+        }
         func check(_ item: Struct, in path: String) throws(CatalogueError) {
             var keys: [String: String] = [:]
             var properties: Set<String> = []
@@ -81,6 +97,14 @@ public enum KindsGenerator {
                 }
                 guard !property.doc.isEmpty else {
                     throw CatalogueError("\(path).\(property.name): every property needs a doc comment")
+                }
+                switch property.type {
+                case .object(let name), .objects(let name):
+                    guard resolves(name, from: path) else {
+                        throw CatalogueError("\(path).\(property.name): no struct \(name) is declared (nested in "
+                            + "\(path) or around it, shared, or a kind's payload)")
+                    }
+                default: break
                 }
             }
             guard !item.doc.isEmpty else { throw CatalogueError("\(path): every struct needs a doc comment") }

@@ -87,6 +87,19 @@ import Testing
         }
     }
 
+    @Test func aNestedStructThatIsNotDeclaredIsNamed() {
+        let misspelt = Struct("Ranked", doc: "t=132: rankings.", [
+            .required("rankings", "rankings", .objects("GiftRankng"), "the rankings."),
+        ], nested: [Struct("GiftRanking", doc: "One ranking.", [.required("r", "rank", .int, "the rank.")])])
+        do {
+            _ = try KindsGenerator.files(for: Catalogue(kinds: [Kind(132, "ranked", "r", app: nil, .captured, misspelt)]))
+            Issue.record("generated")
+        } catch {
+            #expect(error.description == "Ranked.rankings: no struct GiftRankng is declared "
+                + "(nested in Ranked or around it, shared, or a kind's payload)")
+        }
+    }
+
     @Test func aTDeclaredTwiceIsAnError() {
         #expect(throws: CatalogueError.self) {
             try KindsGenerator.files(for: Catalogue(kinds: [
