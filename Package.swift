@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BCListener", targets: ["BCListener"]),
         .library(name: "BCReplay", targets: ["BCReplay"]),
         .executable(name: "bcstream", targets: ["bcstream"]),
+        .plugin(name: "GenerateKinds", targets: ["GenerateKinds"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -20,6 +21,21 @@ let package = Package(
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
         .target(name: "BCMessages"),
+        // The catalogue of kinds and the generator that writes BCMessages' payload structs, BCType and BCResponse
+        // from it (docs/DESIGN.md, "One place per key"). Tools for this repository: BCMessages does not depend on
+        // them, so an app that uses BCMessages never builds them.
+        .target(name: "BCKindsGenerator"),
+        .target(name: "BCKindsCatalogue", dependencies: ["BCKindsGenerator"], path: "Catalogue"),
+        .executableTarget(name: "bcstream-codegen", dependencies: ["BCKindsCatalogue", "BCKindsGenerator"]),
+        .plugin(
+            name: "GenerateKinds",
+            capability: .command(
+                intent: .custom(verb: "generate-kinds", description: "Regenerate Sources/BCMessages from Catalogue/"),
+                permissions: [.writeToPackageDirectory(reason: "writes the generated Swift into Sources/BCMessages")]
+            ),
+            dependencies: ["bcstream-codegen"]
+        ),
+        .testTarget(name: "BCKindsGeneratorTests", dependencies: ["BCKindsCatalogue", "BCKindsGenerator"]),
         // Debian's libwebsockets-dev 4.1.6, seen through module.modulemap + shim.h.
         .systemLibrary(
             name: "CLibWebSockets",

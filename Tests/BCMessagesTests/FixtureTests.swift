@@ -62,3 +62,27 @@ import Testing
         #expect(error?.description == expected)
     }
 }
+
+/// `BCType.wireKeys` (from the catalogue) is the list strict mode holds captures to: every key of a fixture is
+/// in it (unless null, which strict mode allows), and the canonical encoding writes no other.
+@Suite struct WireKeysTests {
+    static func topLevelKeys(_ data: Data) throws -> Set<String> {
+        guard case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: data) else { return [] }
+        return Set(members.filter { $0.value != .null }.keys).subtracting(["t"])
+    }
+
+    @Test(arguments: Fixture.all)
+    func everyKeyOfAFixtureIsAWireKeyOfItsKind(_ fixture: Fixture) throws {
+        guard let type = BCType(rawValue: fixture.t ?? 0), let keys = type.wireKeys else { return }
+        let response = try BCMessageDecoder().decode(fixture.data())
+        #expect(try Self.topLevelKeys(fixture.data()).subtracting(keys).sorted() == [])
+        #expect(try Self.topLevelKeys(JSONEncoder().encode(response)).subtracting(keys).sorted() == [])
+    }
+
+    @Test func wireKeysCoverTheUserBlockAndTheCommentClass() {
+        #expect(BCType.gift.wireKeys?.prefix(5) == ["u", "ac", "iurl", "burl", "gift_id"])
+        #expect(BCType.comment.wireKeys?.contains("is_moderator") == true)
+        #expect(BCType.liveUnlinked.wireKeys == [])
+        #expect(BCType.emomoQuestGift.wireKeys == nil)
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// The Swift of one catalogue struct: declaration, memberwise init, `CodingKeys`, `init(from:)`,
+/// `encode(to:)` (the canonical wire form) and the fast engine's `init(tape:)`.
+struct StructEmitter {
+    let item: Struct
+    /// `BCResponse.Quiz` for `Info`: the type the struct is declared in.
+    let parent: String
+    /// True for a kind's payload (`BCPayload`), false for a nested or shared struct (plain `Codable`).
+    let isPayload: Bool
+    /// Every struct the catalogue declares, qualified (`BCResponse.Avatar.Item`): `init(tape:)` lives in an
+    /// extension, where a sibling's name is not in scope and must be written in full.
+    let known: Set<String>
+
+    var qualifiedName: String { parent + "." + item.name }
+    var keyed: [Property] { item.properties.filter { $0.key != nil } }
+    var flattened: [Property] { item.properties.filter { $0.key == nil } }
+
+    var conformances: String {
+        guard isPayload else { return "Hashable, Sendable, Codable" }
+        let names = Set(item.properties.map(\.name))
+        if names.contains("attributes") && names.contains("user") { return "CommentClassPayload" }
+        if names.contains("user") { return "BCPayload, UserAttributed" }
+        return "BCPayload"
+    }
+
+    /// The declaration, at `indent`.
+    func declaration(indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let inner = indent + 4
+        let innerPad = pad + "    "
+        var lines = SwiftText.doc(item.doc, indent: indent)
+        lines.append(pad + "public struct \(item.name): \(conformances) {")
+        for property in item.properties {
+            let doc = property.key.map { "`\($0)`: " + property.doc } ?? property.doc
+            lines += SwiftText.doc(doc, indent: inner)
+            let wrapper = Self.wrapper(property).map { $0 + " " } ?? ""
+            lines.append(innerPad + "\(wrapper)public var \(property.name): \(Self.swiftType(property))")
+        }
+        lines.append("")
+        lines += memberwiseInit(indent: inner)
+        if !keyed.isEmpty {
+            lines.append("")
+            lines.append(innerPad + "enum CodingKeys: String, CodingKey {")
+            for property in keyed {
+                lines.append(innerPad + "    " + SwiftText.codingKey(property.name, property.key!))
+            }
+            lines.append(innerPad + "}")
+        }
+        lines.append("")
+        lines += initFromDecoder(indent: inner)
+        lines.append("")
+        lines += encode(indent: inner)
+        for nested in item.nested {
+            lines.append("")
+            lines += StructEmitter(item: nested, parent: qualifiedName, isPayload: false, known: known).declaration(indent: inner)
+        }
+        lines.append(pad + "}")
+        return lines
+    }
+
+    func memberwiseInit(indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        let parameters = item.properties.map { property in
+            let defaultValue = property.isOptional ? " = nil" : property.name == "attributes" ? " = .init()" : ""
+            return "\(property.name): \(Self.swiftType(property))\(defaultValue)"
+        }
+        var lines = SwiftText.call("public init", parameters, tail: " {", indent: indent)
+        for property in item.properties {
+            lines.append(pad + "    self.\(property.name) = \(property.name)")
+        }
+        lines.append(pad + "}")
+        return lines
+    }
+
+    func initFromDecoder(indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        var lines = [pad + "public init(from decoder: any Decoder) throws {"]
+        for property in flattened {
+            lines.append(pad + "    \(property.name) = try \(Self.swiftType(property))(from: decoder)")
+        }
+        if !keyed.isEmpty {
+            lines.append(pad + "    let container = try decoder.container(keyedBy: CodingKeys.self)")
+        }
+        for property in keyed {
+            let name = property.name
+            if let storage = Self.storage(property) {
+                lines.append(pad + "    _\(name) = try container.decode(\(storage).self, forKey: .\(name))")
+            } else if property.isOptional {
+                let type = Self.baseType(property.type)
+                lines.append(pad + "    \(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name))")
+            } else {
+                let type = Self.baseType(property.type)
+                lines.append(pad + "    \(name) = try container.decode(\(type).self, forKey: .\(name))")
+            }
+        }
+        lines.append(pad + "}")
+        return lines
+    }
+
+    func encode(indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        var lines = [pad + "public func encode(to encoder: any Encoder) throws {"]
+        for property in flattened {
+            lines.append(pad + "    try \(property.name).encode(to: encoder)")
+        }
+        if !keyed.isEmpty {
+            lines.append(pad + "    var container = encoder.container(keyedBy: CodingKeys.self)")
+        }
+        for property in keyed {
+            let name = property.name
+            if Self.storage(property) != nil {
+                lines.append(pad + "    try container.encode(_\(name), forKey: .\(name))")
+            } else {
+                let method = property.isOptional ? "encodeIfPresent" : "encode"
+                lines.append(pad + "    try container.\(method)(\(name), forKey: .\(name))")
+            }
+        }
+        lines.append(pad + "}")
+        return lines
+    }
+
+    /// `extension BCResponse.Gift { init(tape:) }`, then the nested structs' own.
+    func tapeExtraction() -> [String] {
+        var lines = ["extension \(qualifiedName) {"]
+        lines.append("    init(tape object: TapeObject) throws(FastMiss) {")
+        if item.properties.isEmpty {
+            lines.append("        self.init()")
+        } else {
+            lines.append("        self.init(")
+            for (index, property) in item.properties.enumerated() {
+                let end = index == item.properties.count - 1 ? ")" : ","
+                let read = tapeRead(property)
+                let line = "            \(property.name): \(read)\(end)"
+                if line.count > SwiftText.width, let closure = read.range(of: " { (") {
+                    // `… { (element) throws(FastMiss) in try T(tape: element) }` over three lines.
+                    let body = read[closure.upperBound...]
+                    let parts = body.components(separatedBy: " in ")
+                    lines.append("            \(property.name): \(read[..<closure.lowerBound]) { (\(parts[0]) in")
+                    lines.append("                " + parts[1].dropLast(2))
+                    lines.append("            }\(end)")
+                } else {
+                    lines.append(line)
+                }
+            }
+        }
+        lines.append("    }")
+        lines.append("}")
+        for nested in item.nested {
+            lines.append("")
+            lines += StructEmitter(item: nested, parent: qualifiedName, isPayload: false, known: known).tapeExtraction()
+        }
+        return lines
+    }
+
+    // MARK: - Per property
+
+    static func baseType(_ type: PropertyType) -> String {
+        switch type {
+        case .string: "String"
+        case .int: "Int"
+        case .bool: "Bool"
+        case .double: "Double"
+        case .strings: "[String]"
+        case .ints: "[Int]"
+        case .stringDictionary: "[String: String]"
+        case .openEnum(let name), .forcibleOpenEnum(let name), .object(let name), .flattened(let name): name
+        case .objects(let name): "[\(name)]"
+        }
+    }
+
+    static func swiftType(_ property: Property) -> String {
+        baseType(property.type) + (property.isOptional ? "?" : "")
+    }
+
+    /// The property wrapper, nil for a property stored plainly.
+    static func wrapper(_ property: Property) -> String? {
+        let optional = property.isOptional ? "Optional" : ""
+        switch property.type {
+        case .string: return "@\(optional)ForcibleString"
+        case .int: return "@\(optional)ForcibleInt"
+        case .bool: return "@\(optional)ForcibleBool"
+        case .double: return "@\(optional)ForcibleDouble"
+        case .strings, .ints: return "@\(optional)ForcibleArray"
+        case .stringDictionary, .forcibleOpenEnum: return "@Forcible"
+        case .openEnum, .object, .objects, .flattened: return nil
+        }
+    }
+
+    /// The wrapper's type as `init(from:)` decodes it, nil for a property stored plainly.
+    static func storage(_ property: Property) -> String? {
+        let optional = property.isOptional ? "Optional" : ""
+        switch property.type {
+        case .string: return "\(optional)ForcibleString"
+        case .int: return "\(optional)ForcibleInt"
+        case .bool: return "\(optional)ForcibleBool"
+        case .double: return "\(optional)ForcibleDouble"
+        case .strings, .ints, .stringDictionary, .forcibleOpenEnum: return "Forcible<\(swiftType(property))>"
+        case .openEnum, .object, .objects, .flattened: return nil
+        }
+    }
+
+    /// The expression that reads the property straight off the tape (`DirectExtraction.swift`'s `TapeObject`).
+    /// `Item` as seen from `BCResponse.Avatar.State`: `BCResponse.Avatar.Item`, the nearest enclosing match.
+    func qualified(_ name: String) -> String {
+        var scope = qualifiedName
+        while true {
+            if known.contains(scope + "." + name) { return scope + "." + name }
+            guard let dot = scope.lastIndex(of: ".") else { return name }
+            scope = String(scope[..<dot])
+        }
+    }
+
+    func tapeRead(_ property: Property) -> String {
+        let optional = property.isOptional
+        guard let key = property.key.map({ "\"\($0)\"" }) else {
+            return "try \(qualified(Self.baseType(property.type)))(tape: object)"
+        }
+        func scalar(_ name: String) -> String {
+            optional ? "try object.optional\(name)(\(key))" : "try object.\(name.lowercased())(\(key))"
+        }
+        switch property.type {
+        case .string: return scalar("String")
+        case .int: return scalar("Int")
+        case .bool: return scalar("Bool")
+        case .double: return scalar("Double")
+        case .strings, .ints:
+            let rule = property.type == .strings ? "forceString" : "forceInt"
+            return "try object.\(optional ? "optionalForcedArray" : "forcedArray")(\(key), object.document.\(rule))"
+        case .stringDictionary:
+            return "try object.\(optional ? "optionalStringDictionary" : "stringDictionary")(\(key))"
+        case .openEnum(let name), .forcibleOpenEnum(let name):
+            return optional
+                ? "try object.optionalInt(\(key)).map(\(name).init(rawValue:))"
+                : "\(name)(rawValue: try object.int(\(key)))"
+        case .object(let name):
+            let name = qualified(name)
+            return optional
+                ? "try object.optionalObject(\(key)).map { (nested) throws(FastMiss) in try \(name)(tape: nested) }"
+                : "try \(name)(tape: try object.object(\(key)))"
+        case .objects(let name):
+            let name = qualified(name)
+            let method = optional ? "optionalObjects" : "objects"
+            return "try object.\(method)(\(key)) { (element) throws(FastMiss) in try \(name)(tape: element) }"
+        case .flattened(let name):
+            return "try \(qualified(name))(tape: object)"
+        }
+    }
+}

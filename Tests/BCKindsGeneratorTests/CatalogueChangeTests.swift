@@ -1,0 +1,111 @@
+import BCKindsGenerator
+import Testing
+
+/// What adding a key and adding a kind take: one line, and one declaration plus one line. The generator is run
+/// on a small catalogue and the Swift it writes for the change is checked, from the struct to the fast engine.
+@Suite struct CatalogueChangeTests {
+    static let viewerCount = Struct("ViewerCountChanged", doc: "t=23 `LiveViewerNumChanged`: the viewer counters.", [
+        .required("online_viewer_num", "onlineViewerCount", .int, "viewers watching now."),
+        .required("total_viewer_num", "totalViewerCount", .int, "viewers since the live started."),
+        // The added key: this one line is all it takes.
+        .optional("peak_viewer_num", "peakViewerCount", .int, "the most viewers at once in this live."),
+    ])
+    // The added kind: its struct, and one line in the list of kinds.
+    static let stickerSent = Struct("StickerSent", doc: "t=130 (not in the app): a viewer sent a sticker.", [
+        .user("Who sent it: `u`, `ac`, `iurl`, `burl`."),
+        .required("sticker_id", "stickerID", .string, "the sticker's id."),
+        .optional("collab_type", "collabType", .openEnum("CollabType"), "the collab it was sent in, if any."),
+    ])
+    static let catalogue = Catalogue(kinds: [
+        Kind(23, "viewerCountChanged", "viewer counters", app: "LiveViewerNumChanged", .appModel, viewerCount),
+        Kind(130, "stickerSent", "a viewer sent a sticker", app: nil, .captured, stickerSent),
+        Kind(27, "liveUnlinked", "link removed", app: "LiveUnlinked", .appModel),
+    ])
+
+    static func file(_ path: String) throws -> String {
+        try #require(try KindsGenerator.files(for: catalogue).first { $0.path == path }).contents
+    }
+
+    @Test func anAddedKeyIsDeclaredDecodedEncodedAndReadOffTheTape() throws {
+        let swift = try Self.file("Kinds/ViewerCountChanged.swift")
+        for line in [
+            "        /// `peak_viewer_num`: the most viewers at once in this live.",
+            "        @OptionalForcibleInt public var peakViewerCount: Int?",
+            "        public init(onlineViewerCount: Int, totalViewerCount: Int, peakViewerCount: Int? = nil) {",
+            "            case peakViewerCount = \"peak_viewer_num\"",
+            "            _peakViewerCount = try container.decode(OptionalForcibleInt.self, forKey: .peakViewerCount)",
+            "            try container.encode(_peakViewerCount, forKey: .peakViewerCount)",
+            "            peakViewerCount: try object.optionalInt(\"peak_viewer_num\"))",
+        ] {
+            #expect(swift.contains(line + "\n"), "missing: \(line)")
+        }
+    }
+
+    @Test func anAddedKindGetsItsStructItsCasesAndItsDispatch() throws {
+        let swift = try Self.file("Kinds/StickerSent.swift")
+        for line in [
+            "    public struct StickerSent: BCPayload, UserAttributed {",
+            "        public var user: User",
+            "        @ForcibleString public var stickerID: String",
+            "        public var collabType: CollabType?",
+            "            user = try User(from: decoder)",
+            "            collabType = try container.decodeIfPresent(CollabType.self, forKey: .collabType)",
+            "            try container.encodeIfPresent(collabType, forKey: .collabType)",
+            "            user: try User(tape: object),",
+            "            collabType: try object.optionalInt(\"collab_type\").map(CollabType.init(rawValue:)))",
+        ] {
+            #expect(swift.contains(line + "\n"), "missing: \(line)")
+        }
+        let type = try Self.file("BCType.swift")
+        #expect(type.contains("""
+                /// t=130: a viewer sent a sticker. Not in the app; evidence: captured on the wire; `BCResponse.StickerSent`.
+                case stickerSent = 130
+            """))
+        let response = try Self.file("BCResponse.swift")
+        for line in [
+            "    case stickerSent(StickerSent)",
+            "        case .stickerSent: self = .stickerSent(try StickerSent(from: decoder))",
+            "        case .stickerSent: .stickerSent(try StickerSent(tape: object))",
+            "        case .liveUnlinked: self = .liveUnlinked",
+        ] {
+            #expect(response.contains(line + "\n"), "missing: \(line)")
+        }
+    }
+
+    @Test func aKeyWrittenTwiceIsAnErrorThatNamesIt() {
+        let twice = Struct("Twice", doc: "t=131: a key read twice.", [
+            .required("cm", "text", .string, "the text."),
+            .optional("cm", "comment", .string, "the text again."),
+        ])
+        #expect(throws: CatalogueError.self) {
+            try KindsGenerator.files(for: Catalogue(kinds: [Kind(131, "twice", "twice", app: nil, .captured, twice)]))
+        }
+        do {
+            _ = try KindsGenerator.files(for: Catalogue(kinds: [Kind(131, "twice", "twice", app: nil, .captured, twice)]))
+        } catch {
+            #expect(error.description == "Twice: key \"cm\" is read by both text and comment")
+        }
+    }
+
+    @Test func aNestedStructThatIsNotDeclaredIsNamed() {
+        let misspelt = Struct("Ranked", doc: "t=132: rankings.", [
+            .required("rankings", "rankings", .objects("GiftRankng"), "the rankings."),
+        ], nested: [Struct("GiftRanking", doc: "One ranking.", [.required("r", "rank", .int, "the rank.")])])
+        do {
+            _ = try KindsGenerator.files(for: Catalogue(kinds: [Kind(132, "ranked", "r", app: nil, .captured, misspelt)]))
+            Issue.record("generated")
+        } catch {
+            #expect(error.description == "Ranked.rankings: no struct GiftRankng is declared "
+                + "(nested in Ranked or around it, shared, or a kind's payload)")
+        }
+    }
+
+    @Test func aTDeclaredTwiceIsAnError() {
+        #expect(throws: CatalogueError.self) {
+            try KindsGenerator.files(for: Catalogue(kinds: [
+                Kind(27, "liveUnlinked", "link removed", app: nil, .appModel),
+                Kind(27, "again", "again", app: nil, .appModel),
+            ]))
+        }
+    }
+}
