@@ -17,6 +17,7 @@ struct TerminalScreenTests {
 
         /// Runs tmux and waits for it. Spawned directly, not with `Process`: the tmux server daemon inherits the
         /// descriptor `Process` watches for its child's exit, so `waitUntilExit` would wait for the server.
+        /// (The same as `ReplayPromptTerminalTests`' spawn, which also captures output; kept apart for now.)
         func tmux(_ arguments: [String]) throws {
             let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
             defer { for pointer in argv { free(pointer) } }
@@ -26,6 +27,9 @@ struct TerminalScreenTests {
             for descriptor: Int32 in 0...2 {
                 posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
             }
+            // Nothing else of this process: the tmux server would keep other tests' pipes open (their EOF never
+            // comes) for as long as it lives.
+            closeInheritedDescriptors(in: &actions)
             var pid: pid_t = 0
             let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
             try #require(spawned == 0, "tmux could not be started (is it installed?): \(String(cString: strerror(spawned)))")
