@@ -40,7 +40,13 @@ def run(args):
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGALRM, lambda *_: child.kill())
+    timed_out = []
+
+    def time_up(_signum, _frame):
+        timed_out.append(True)
+        child.kill()
+
+    signal.signal(signal.SIGALRM, time_up)
     signal.alarm(args.timeout)
     while True:
         try:
@@ -50,6 +56,9 @@ def run(args):
             continue
     wall = time.monotonic() - started
     signal.alarm(0)
+    if timed_out:
+        with open(args.stderr, "a") as stderr:
+            stderr.write(f"measure.py: killed after {args.timeout} s\n")
     result = {
         "status": os.waitstatus_to_exitcode(status),
         "wall": wall,
@@ -100,7 +109,7 @@ def table(args):
         per = r["cpu"] / max(r["received"], 1)
         body.append([
             r["name"],
-            f"{r['received']:,}" + ("" if r["received"] >= args.messages else f" of {args.messages:,} SHORT"),
+            f"{r['received']:,}" + ("" if r["received"] == args.messages else f" (sent {args.messages:,})"),
             f"{per * 1e6:.1f}",
             f"{r['received'] / r['wall']:,.0f}",
             f"{r['maxrss_kib'] / 1024:.1f}",

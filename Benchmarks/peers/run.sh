@@ -33,17 +33,31 @@ command -v cc >/dev/null || fail "no C compiler (cc)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-peers.XXXXXX")
 pids=()
+# running PID: the process is there and not a zombie (a child that ended stays until it is waited for).
+running() {
+    local state
+    state=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 1
+    [[ -n $state && $state != Z ]]
+}
 cleanup() {
-    local pid
+    local pid tries
     for pid in "${pids[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
+    # Never wait on a process that is still there: a signal that reaches a child between fork and exec can be
+    # lost, so what has not gone after a few seconds is killed.
     for pid in "${pids[@]}"; do
+        for tries in $(seq 30); do
+            running "$pid" || break
+            sleep 0.1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'echo "run.sh: line $LINENO failed (status $?)" >&2' ERR
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
@@ -59,7 +73,9 @@ else
 fi
 cc -O2 -o "$work/lws_count" "$here/lws_count.c" -lwebsockets || fail "cannot compile lws_count.c"
 
-# The sender: one process for the whole run, serving each receiver in turn.
+# The sender: one process for the whole run, serving each receiver in turn. Its output file exists before it
+# starts, so reading it for the port never races the child's redirection.
+: >"$work/sender.out"
 "$python" "$here/sender.py" --payloads "$root/Tests/Payloads" --messages "$messages" \
     >"$work/sender.out" 2>"$work/sender.err" </dev/null &
 sender=$!
@@ -92,6 +108,7 @@ measure() {
     pids+=("$pid")
     local status=0
     wait "$pid" || status=$?
+    pids=("$sender")  # it has been waited for: its number may be reused, never kill it now
     served=$((served + 1))
     # The sender reports the client once the connection is over.
     local line=
@@ -103,7 +120,7 @@ measure() {
     local got
     got=$("$python" "$here/measure.py" record --name "$name" --out "$work/$slug.json" --stderr "$work/$slug.err" \
         --sender-line "$line" --results "$work/results.jsonl")
-    if ((status != 0 || got < messages)); then
+    if ((status != 0 || got != messages)); then
         echo "run.sh: $name received $got of $messages messages (exit status $status); its stderr ends:" >&2
         tail -n 5 "$work/$slug.err" >&2
         short+=("$name: $got of $messages, exit status $status")
