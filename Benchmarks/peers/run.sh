@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The peer benchmark: one Python sender on loopback, the same corpus to each receiver in turn (bcstream
+# listen in ndjson and text, a Python websockets + msgspec script, a raw libwebsockets C client), and one
+# table of CPU per message, wall rate and peak memory. See Benchmarks/peers/README.md.
+#
+#   Benchmarks/peers/run.sh [--messages N] [--small]
+#
+# BCSTREAM_BIN=path uses that bcstream instead of building one; PYTHON=path picks the Python (default python3).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+messages=200000
+python=${PYTHON:-python3}
+key=bench
+
+usage() { sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+fail() { echo "run.sh: $*" >&2; exit 1; }
+
+while (($#)); do
+    case $1 in
+        --messages) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--messages wants a positive number"; messages=$2; shift 2 ;;
+        --small) messages=5000; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; fail "unknown argument: $1" ;;
+    esac
+done
+
+"$python" -c 'import websockets, msgspec' 2>/dev/null \
+    || fail "$python lacks websockets or msgspec: $python -m pip install -r $here/requirements.txt"
+command -v cc >/dev/null || fail "no C compiler (cc)"
+[[ -e /usr/include/libwebsockets.h ]] || fail "libwebsockets headers missing: apt-get install libwebsockets-dev"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-peers.XXXXXX")
+pids=()
+# running PID: the process is there and not a zombie (a child that ended stays until it is waited for).
+running() {
+    local state
+    state=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 1
+    [[ -n $state && $state != Z ]]
+}
+cleanup() {
+    local pid tries
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    # Never wait on a process that is still there: a signal that reaches a child between fork and exec can be
+    # lost, so what has not gone after a few seconds is killed.
+    for pid in "${pids[@]}"; do
+        for tries in $(seq 30); do
+            running "$pid" || break
+            sleep 0.1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "run.sh: line $LINENO failed (status $?)" >&2' ERR
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+# The binaries.
+if [[ -n ${BCSTREAM_BIN:-} ]]; then
+    bcstream=$BCSTREAM_BIN
+    [[ -x $bcstream ]] || fail "BCSTREAM_BIN=$bcstream is not an executable"
+else
+    echo "building bcstream (release, .build-release)..." >&2
+    (cd "$root" && swift build -c release --product bcstream --scratch-path .build-release >&2) \
+        || fail "swift build failed"
+    bcstream=$root/.build-release/release/bcstream
+fi
+cc -O2 -o "$work/lws_count" "$here/lws_count.c" -lwebsockets || fail "cannot compile lws_count.c"
+
+# The sender: one process for the whole run, serving each receiver in turn. Its output file exists before it
+# starts, so reading it for the port never races the child's redirection.
+: >"$work/sender.out"
+"$python" "$here/sender.py" --payloads "$root/Tests/Payloads" --messages "$messages" \
+    >"$work/sender.out" 2>"$work/sender.err" </dev/null &
+sender=$!
+pids+=("$sender")
+port=
+for _ in $(seq 100); do
+    port=$(sed -n 's/^port=\([0-9]*\).*/\1/p' "$work/sender.out")
+    [[ -n $port ]] && break
+    kill -0 "$sender" 2>/dev/null || break
+    sleep 0.1
+done
+[[ -n $port ]] || { cat "$work/sender.err" >&2; fail "the sender did not start"; }
+fixtures=$(sed -n 's/^port=[0-9]* fixtures=\([0-9]*\).*/\1/p' "$work/sender.out")
+url="ws://127.0.0.1:$port/"
+echo "sender on $url: $messages messages cycling over $fixtures fixtures, then {\"t\":8}" >&2
+
+# A receiver that ran out of time is killed; at 1,000 messages/s and more, none should.
+timeout=$((120 + messages / 1000))
+short=()
+served=0
+
+# measure NAME COMMAND...: runs one receiver against the sender, stdout to /dev/null.
+measure() {
+    local name=$1; shift
+    local slug=${name//[^a-zA-Z0-9]/_}
+    echo "running $name..." >&2
+    "$python" "$here/measure.py" run --out "$work/$slug.json" --stderr "$work/$slug.err" \
+        --timeout "$timeout" -- "$@" >/dev/null &
+    local pid=$!
+    pids+=("$pid")
+    local status=0
+    wait "$pid" || status=$?
+    pids=("$sender")  # it has been waited for: its number may be reused, never kill it now
+    served=$((served + 1))
+    # The sender reports the client once the connection is over.
+    local line=
+    for _ in $(seq 50); do
+        line=$(grep -E "^(served|failed) client=$served " "$work/sender.out" || true)
+        [[ -n $line ]] && break
+        sleep 0.1
+    done
+    local got
+    got=$("$python" "$here/measure.py" record --name "$name" --out "$work/$slug.json" --stderr "$work/$slug.err" \
+        --sender-line "$line" --results "$work/results.jsonl")
+    if ((status != 0 || got != messages)); then
+        echo "run.sh: $name received $got of $messages messages (exit status $status); its stderr ends:" >&2
+        tail -n 5 "$work/$slug.err" >&2
+        short+=("$name: $got of $messages, exit status $status")
+    fi
+}
+
+measure "bcstream ndjson" "$bcstream" listen "$url" --key "$key" --format ndjson
+measure "bcstream text" "$bcstream" listen "$url" --key "$key" --format text
+measure "python websockets+msgspec" "$python" "$here/py_receiver.py" "$url" "$key"
+measure "libwebsockets C (count only)" "$work/lws_count" "$port" "$key"
+
+echo
+echo "peer benchmark: $messages messages (fixtures of Tests/Payloads, $fixtures files cycled) over loopback," \
+    "one Python websockets sender, no compression"
+"$python" "$here/measure.py" table --results "$work/results.jsonl" --messages "$messages" --baseline "bcstream ndjson"
+echo
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+    "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
+echo "kernel:  $(uname -sr)"
+echo "swift:   $(swift --version 2>&1 | head -n 1 || echo 'not found')"
+echo "python:  $("$python" --version 2>&1), websockets $("$python" -c 'import websockets; print(websockets.__version__)'), msgspec $("$python" -c 'import msgspec; print(msgspec.__version__)')"
+lws=$(pkg-config --modversion libwebsockets 2>/dev/null || echo "(version unknown)")
+echo "lws:     libwebsockets ${lws%-}"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages at the end)"
+
+if ((${#short[@]})); then
+    echo >&2
+    for s in "${short[@]}"; do echo "FAILED: $s" >&2; done
+    exit 1
+fi

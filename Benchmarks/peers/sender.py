@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The peer benchmark's one sender: a bcsvr server on the `websockets` package (15.x, asyncio API).
+
+Usage: sender.py --payloads DIR --messages N
+
+It listens on 127.0.0.1 only, on a free port, and prints "port=PORT" as its first stdout line. To every
+client that sends `SUB<TAB>key` it sends N `MSG<TAB>key<TAB>json` text frames, cycling over the fixtures of
+DIR (one message per `*.json` file; Invalid/ and the kinds that end a live, t=8 and t=123, are left out, or
+a listener would stop early), awaiting each send so it goes exactly as fast as the client reads. Then it
+sends `MSG<TAB>key<TAB>{"t":8}` (the live ended), so receivers stop. `PING` is answered with `ACK` all along.
+No compression is negotiated. When the client is gone it prints one line,
+
+  served client=C key=K sent=N cpu=SECONDS wall=SECONDS
+
+(cpu: this process's user+sys CPU while serving that client), and serves the next client. It runs until
+it is killed, or until its stdin closes when stdin is a pipe.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import stat
+import sys
+import time
+
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
+
+LIVE_ENDS = {8, 123, "8", "123"}
+
+
+def fixture_frames(directory):
+    """The fixtures' JSON, one per file, compact as stored (files are single lines), in name order."""
+    frames = []
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if not name.endswith(".json") or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            raw = f.read().strip()
+        if b"\n" in raw or b"\r" in raw:
+            sys.exit(f"sender: {path} spans several lines; a bcsvr MSG line must be one line")
+        message = json.loads(raw)
+        if isinstance(message, dict) and message.get("t") in LIVE_ENDS:
+            continue
+        frames.append(raw.decode("utf-8"))
+    if not frames:
+        sys.exit(f"sender: no fixtures in {directory}")
+    return frames
+
+
+def report(line):
+    print(line, flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--payloads", required=True)
+    parser.add_argument("--messages", type=int, required=True)
+    args = parser.parse_args()
+    fixtures = fixture_frames(args.payloads)
+    clients = 0
+
+    async def handler(ws):
+        nonlocal clients
+        clients += 1
+        client = clients
+        subscribed = asyncio.get_running_loop().create_future()
+
+        async def read():
+            # SUB starts the corpus; PING is answered at any time, even mid-corpus.
+            try:
+                async for message in ws:
+                    if not isinstance(message, str):
+                        continue
+                    for line in message.splitlines():
+                        if line.startswith("SUB\t") and not subscribed.done():
+                            subscribed.set_result(line.split("\t", 1)[1])
+                        elif line == "PING" or line.startswith("PING\t"):
+                            await ws.send("ACK" + line[4:])
+            except ConnectionClosed:
+                pass
+            if not subscribed.done():
+                subscribed.cancel()
+
+        reader = asyncio.create_task(read())
+        sent = 0
+        try:
+            key = await subscribed
+            frames = [f"MSG\t{key}\t{json}".encode("utf-8") for json in fixtures]
+            count = len(frames)
+            cpu, wall = time.process_time(), time.monotonic()
+            for i in range(args.messages):
+                await ws.send(frames[i % count], text=True)
+                sent += 1
+            await ws.send(f'MSG\t{key}\t{{"t":8}}')
+            # The receivers close once they have read the t=8; wait for that, not longer than a while.
+            await asyncio.wait_for(reader, timeout=30)
+            report(f"served client={client} key={key} sent={sent} "
+                   f"cpu={time.process_time() - cpu:.3f} wall={time.monotonic() - wall:.3f}")
+        except (ConnectionClosed, asyncio.CancelledError, asyncio.TimeoutError) as error:
+            report(f"failed client={client} sent={sent} error={type(error).__name__}")
+        finally:
+            reader.cancel()
+
+    async def run():
+        async with serve(handler, "127.0.0.1", 0, compression=None, ping_interval=None,
+                         max_size=1 << 20) as server:
+            port = server.sockets[0].getsockname()[1]
+            report(f"port={port} fixtures={len(fixtures)}")
+            if stat.S_ISFIFO(os.fstat(0).st_mode):
+                await asyncio.get_running_loop().run_in_executor(None, sys.stdin.buffer.read)
+                return
+            await asyncio.Future()
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
