@@ -66,6 +66,12 @@ public struct ChannelListener: AsyncSequence, Sendable {
             if let bytes = delivery.releases { window.release(bytes: bytes) }
             return delivery.event
         }
+
+        /// Whether more received frames wait behind the event `next()` returned last: a consumer that buffers
+        /// its output flushes it when this is false (the input went idle), so a quiet live is seen at once.
+        public var moreAreWaiting: Bool {
+            window.held.messages > 0
+        }
     }
 
     /// An event, and the frame whose room it gives back when taken (the last event a frame produced).

@@ -13,125 +13,185 @@ struct ListenSession {
     /// Stop after this long.
     let duration: Duration?
 
-    struct Outcome {
+    struct Outcome: Sendable {
         /// Some channel stopped for good on an error (fatal status, attempts exhausted).
         var failed = false
         var tally = DecodeTally()
     }
 
-    private enum Report: Sendable {
-        /// `handled` is resumed once the event is printed: the listener takes its next event only then, so its
-        /// flow control (`maxHeldMessages`) bounds what waits for stdout.
-        case event(key: String, host: String, BCListenerEvent, handled: CheckedContinuation<Void, Never>)
-        case finished(key: String)
-        case timeUp
-    }
-
+    /// Each channel is read by a task of its own, which formats its messages and appends them to the shared,
+    /// buffered stdout (`MessageOutput`): no hop through a central loop per message, and channels format on
+    /// as many cores as there are. The status line and the counts are shared under a lock; stdout is flushed
+    /// when a channel has nothing more waiting, and before every note on stderr, so the two stay in order.
     func run() async -> Outcome {
-        let formatter = MessageFormatter(format: format)
-        let status = StatusLine()
-        var outcome = Outcome()
-        var reconnects = 0
-        var open = Set<String>()
-        /// A drop not told yet, by key: `.reconnecting` follows at once and says it again with the retry.
-        var heldDrops: [String: String] = [:]
-        let showKey = format == .ndjson || listeners.count > 1
-
-        await withTaskGroup(of: Void.self) { group in
-            let (reports, feed) = AsyncStream.makeStream(of: Report.self)
+        let printer = SessionPrinter(format: format, channels: listeners.count, count: count)
+        let channels = listeners.count
+        await withTaskGroup(of: Bool.self) { group in
             for listener in listeners {
                 let key = listener.configuration.key
                 let host = listener.configuration.host
                 group.addTask {
-                    for await event in listener {
-                        await withCheckedContinuation { handled in
-                            feed.yield(.event(key: key, host: host, event, handled: handled))
-                        }
+                    var events = listener.makeAsyncIterator()
+                    while let event = await events.next() {
+                        let keepGoing = printer.handle(event, key: key, host: host)
+                        if !events.moreAreWaiting { printer.output.flush() }
+                        if !keepGoing { break }
                     }
-                    feed.yield(.finished(key: key))
+                    return true
                 }
             }
             if let duration {
                 group.addTask {
-                    try? await Task.sleep(for: duration)
-                    feed.yield(.timeUp)
+                    do {
+                        try await Task.sleep(for: duration)
+                    } catch {
+                        return false  // every channel ended first
+                    }
+                    printer.stop(because: "stopping: --duration reached")
+                    return false
                 }
             }
-            var running = listeners.count
-            var pending = reports.makeAsyncIterator()
-            reading: while let report = await pending.next() {
-                switch report {
-                case .timeUp:
-                    status.note("stopping: --duration reached")
-                    break reading
-                case .finished:
-                    running -= 1
-                    if running == 0 { break reading }
-                    continue
-                case .event(let key, let host, let event, let handled):
-                    defer { handled.resume() }
-                    if let drop = heldDrops[key], !event.retries {
-                        heldDrops[key] = nil
-                        status.note(drop)
-                    }
-                    let shownKey = showKey ? key : nil
-                    switch event {
-                    case .message(let response, let raw, _, _):
-                        outcome.tally.count(response)
-                        status.clear()
-                        writeMessageLine(formatter.line(for: response, raw: raw, key: shownKey))
-                    case .undecodable(let error?, let raw, _):
-                        outcome.tally.countError()
-                        status.clear()
-                        writeMessageLine(formatter.line(for: error, raw: raw, key: shownKey))
-                    case .undecodable(nil, let raw, let reason):
-                        status.note("\(key): \(reason)")
-                        if format == .ndjson {
-                            status.clear()
-                            writeLine(formatter.line(forProblem: reason, raw: raw, key: key))
-                        }
-                    case .connected:
-                        open.insert(key)
-                        status.note(event.description(host: host))
-                    case .disconnected:
-                        // Told with the reconnect that follows it, which names the same cause: one report per drop.
-                        open.remove(key)
-                        heldDrops[key] = event.description(host: host)
-                        continue
-                    case .reconnecting:
-                        reconnects += 1
-                        heldDrops[key] = nil
-                        status.note(event.description(host: host))
-                    case .failed:
-                        outcome.failed = true
-                        open.remove(key)
-                        status.note(event.description(host: host))
-                    case .subscribed, .serverError, .recordingFailed, .ended, .readingPaused:
-                        status.note(event.description(host: host))
-                    }
-                    // State and counts only; the per-kind tally is the final summary's.
-                    let errors = outcome.tally.errors
-                    status.show("\(open.count)/\(listeners.count) connected · \(outcome.tally.messages) messages · "
-                        + "\(errors) error\(errors == 1 ? "" : "s")"
-                        + (reconnects > 0 ? " · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")" : ""))
-                    if let count, outcome.tally.messages >= count {
-                        status.note("stopping: --count \(count) reached")
-                        break reading
-                    }
-                }
+            // A channel that stops the session (--count) or the clock ends it: the other channels are cancelled
+            // (their listeners leave politely). It also ends when every channel has.
+            var running = channels
+            while let wasChannel = await group.next() {
+                if wasChannel { running -= 1 }
+                if running == 0 || printer.stopping { group.cancelAll() }
             }
-            group.cancelAll()
-            // Let every listener see its cancellation: an event it is waiting to hand over is released unprinted.
-            while running > 0, let report = await pending.next() {
-                switch report {
-                case .event(_, _, _, let handled): handled.resume()
-                case .finished: running -= 1
-                case .timeUp: break
-                }
-            }
-            feed.finish()
         }
-        for drop in heldDrops.values.sorted() { status.note(drop) }
+        return printer.finish()
+    }
+}
+
+/// What the channels' tasks of a `ListenSession` share: the formatter, stdout, the status line, and the counts
+/// and connection state under one lock.
+private final class SessionPrinter: Sendable {
+    let output = MessageOutput()
+    private let formatter: MessageFormatter
+    private let format: MessageFormatter.Format
+    private let status = StatusLine()
+    private let showKey: Bool
+    private let channels: Int
+    private let count: Int?
+
+    private struct Shared {
+        var outcome = ListenSession.Outcome()
+        var reconnects = 0
+        var open = Set<String>()
+        /// A drop not told yet, by key: `.reconnecting` follows at once and says it again with the retry.
+        var heldDrops: [String: String] = [:]
+        /// Why the session stops early (`--count`, `--duration`), once one of them is reached.
+        var stopReason: String?
+    }
+    private let shared = Mutex(Shared())
+
+    init(format: MessageFormatter.Format, channels: Int, count: Int?) {
+        self.formatter = MessageFormatter(format: format)
+        self.format = format
+        self.showKey = format == .ndjson || channels > 1
+        self.channels = channels
+        self.count = count
+    }
+
+    var stopping: Bool { shared.withLock { $0.stopReason != nil } }
+
+    func stop(because reason: String) {
+        shared.withLock { shared in
+            if shared.stopReason == nil { shared.stopReason = reason }
+        }
+    }
+
+    /// Handles one event of the channel `key`; false once the session is to stop.
+    func handle(_ event: BCListenerEvent, key: String, host: String) -> Bool {
+        let shownKey = showKey ? key : nil
+        // Formatting, the costly part, happens outside the lock.
+        var line: String?
+        switch event {
+        case .message(let response, let raw, _, _):
+            line = formatter.line(for: response, raw: raw, key: shownKey)
+        case .undecodable(let error?, let raw, _):
+            line = formatter.line(for: error, raw: raw, key: shownKey)
+        case .undecodable(nil, let raw, let reason):
+            if format == .ndjson { line = formatter.line(forProblem: reason, raw: raw, key: key) }
+        default:
+            break
+        }
+        let (keepGoing, notes, statusText) = shared.withLock { shared -> (Bool, [String], String?) in
+            guard shared.stopReason == nil else { return (false, [], nil) }
+            var notes: [String] = []
+            if let drop = shared.heldDrops[key], !event.retries {
+                shared.heldDrops[key] = nil
+                notes.append(drop)
+            }
+            switch event {
+            case .message(let response, _, _, _):
+                shared.outcome.tally.count(response)
+            case .undecodable(.some, _, _):
+                shared.outcome.tally.countError()
+            case .undecodable(nil, _, let reason):
+                notes.append("\(key): \(reason)")
+            case .connected:
+                shared.open.insert(key)
+                notes.append(event.description(host: host))
+            case .disconnected:
+                // Told with the reconnect that follows it, which names the same cause: one report per drop.
+                shared.open.remove(key)
+                shared.heldDrops[key] = event.description(host: host)
+            case .reconnecting:
+                shared.reconnects += 1
+                shared.heldDrops[key] = nil
+                notes.append(event.description(host: host))
+            case .failed:
+                shared.outcome.failed = true
+                shared.open.remove(key)
+                notes.append(event.description(host: host))
+            case .subscribed, .serverError, .recordingFailed, .ended, .readingPaused:
+                notes.append(event.description(host: host))
+            }
+            // A message line goes out in the order it was counted (appended under this lock); one with notes
+            // goes out after them, below.
+            if let line, notes.isEmpty {
+                status.clear()  // the status line never shares a row with a message
+                output.append(line)
+            }
+            if let count, shared.outcome.tally.messages >= count {
+                shared.stopReason = "stopping: --count \(count) reached"
+            }
+            let keepGoing = shared.stopReason == nil
+            guard status.isDue else { return (keepGoing, notes, nil) }
+            // State and counts only; the per-kind tally is the final summary's.
+            let errors = shared.outcome.tally.errors
+            let reconnects = shared.reconnects
+            return (keepGoing, notes,
+                    "\(shared.open.count)/\(channels) connected · \(shared.outcome.tally.messages) messages · "
+                    + "\(errors) error\(errors == 1 ? "" : "s")"
+                    + (reconnects > 0 ? " · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")" : ""))
+        }
+        if !notes.isEmpty {
+            for text in notes { note(text) }
+            if let line {
+                status.clear()
+                output.append(line)
+            }
+        }
+        if let statusText {
+            output.flush()
+            status.show(statusText)
+        }
+        return keepGoing
+    }
+
+    private func note(_ text: String) {
+        output.flush()
+        status.note(text)
+    }
+
+    /// The last words: what stopped the session, drops not told yet, the counts.
+    func finish() -> ListenSession.Outcome {
+        output.flush()
+        let (outcome, drops, stopReason) = shared.withLock { ($0.outcome, $0.heldDrops, $0.stopReason) }
+        if let stopReason { status.note(stopReason) }
+        for drop in drops.values.sorted() { status.note(drop) }
         status.finish("\(outcome.tally.summary)")
         return outcome
     }

@@ -35,6 +35,17 @@ final class StatusLine: Sendable {
         if visible { write("\r\u{1B}[K") }
     }
 
+    /// Whether `show` would draw now (on a terminal, the last drawing 100 ms old or none shown): lets a caller
+    /// skip building the status text for every message.
+    var isDue: Bool {
+        guard isTerminal else { return false }
+        let now = ContinuousClock.now
+        return shown.withLock { shown in
+            guard shown.visible, let last = shown.lastDrawn else { return true }
+            return now - last >= .milliseconds(100)
+        }
+    }
+
     func show(_ text: String) {
         guard isTerminal else { return }
         let now = ContinuousClock.now

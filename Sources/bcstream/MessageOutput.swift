@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// Where `listen` and `demo` put message lines: stdout, buffered when it is a pipe or a file and flushed as soon
+/// as the input goes idle (`flush()`), so a reader downstream (`| jq`, a test) sees each message at once when
+/// traffic is light, and a burst costs one `write` per buffer rather than one per line. On a terminal every line
+/// goes out at once, wrapped to the width (`writeMessageLine`).
+///
+/// Shared by every channel's task: a line is appended whole under the lock, so lines never interleave.
+final class MessageOutput: Sendable {
+    /// Past this many bytes the buffer is written out whatever the input does.
+    static let bufferLimit = 64 * 1024
+
+    private let toTerminal = isatty(STDOUT_FILENO) == 1
+    private let buffer = Mutex<[UInt8]>([])
+
+    init() {
+        buffer.withLock { $0.reserveCapacity(Self.bufferLimit + 4096) }
+    }
+
+    /// Appends one message line (no newline); on a terminal it is written at once.
+    func append(_ line: String) {
+        if toTerminal {
+            writeMessageLine(line)
+            return
+        }
+        buffer.withLock { bytes in
+            bytes.append(contentsOf: line.utf8)
+            bytes.append(UInt8(ascii: "\n"))
+            if bytes.count >= Self.bufferLimit { Self.write(&bytes) }
+        }
+    }
+
+    /// Writes out what is buffered: the input went idle, a note is about to go to stderr, or the session ends.
+    func flush() {
+        buffer.withLock { bytes in
+            if !bytes.isEmpty { Self.write(&bytes) }
+        }
+    }
+
+    /// Writes `bytes` whole to stdout (a pipe may take it in parts), then empties it, keeping its capacity.
+    private static func write(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break  // stdout is gone (EPIPE with SIGPIPE ignored, a closed descriptor): nothing to keep
+                }
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
