@@ -82,6 +82,10 @@ private final class SessionPrinter: Sendable {
         var heldDrops: [String: String] = [:]
         /// Why the session stops early (`--count`, `--duration`), once one of them is reached.
         var stopReason: String?
+        /// Channels whose reading is paused now (their consumer, stdout, is behind), and those told once.
+        var paused = Set<String>()
+        var pauseTold = Set<String>()
+        var pauses = 0
     }
     private let shared = Mutex(Shared())
 
@@ -145,7 +149,19 @@ private final class SessionPrinter: Sendable {
                 shared.outcome.failed = true
                 shared.open.remove(key)
                 notes.append(event.description(host: host))
-            case .subscribed, .serverError, .recordingFailed, .ended, .readingPaused:
+            case .readingPaused(let paused):
+                // A slow stdout flips this hundreds of times a second: told once per channel, then shown in the
+                // status line and counted in the summary.
+                if paused {
+                    shared.paused.insert(key)
+                    shared.pauses += 1
+                    if shared.pauseTold.insert(key).inserted {
+                        notes.append(event.description(host: host) + " (told once; the status line shows it)")
+                    }
+                } else {
+                    shared.paused.remove(key)
+                }
+            case .subscribed, .serverError, .recordingFailed, .ended:
                 notes.append(event.description(host: host))
             }
             // A message line goes out in the order it was counted (appended under this lock); one with notes
@@ -165,7 +181,8 @@ private final class SessionPrinter: Sendable {
             return (keepGoing, notes,
                     "\(shared.open.count)/\(channels) connected · \(shared.outcome.tally.messages) messages · "
                     + "\(errors) error\(errors == 1 ? "" : "s")"
-                    + (reconnects > 0 ? " · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")" : ""))
+                    + (reconnects > 0 ? " · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")" : "")
+                    + (shared.paused.isEmpty ? "" : " · reading paused (output behind)"))
         }
         if !notes.isEmpty {
             for text in notes { note(text) }
@@ -189,8 +206,13 @@ private final class SessionPrinter: Sendable {
     /// The last words: what stopped the session, drops not told yet, the counts.
     func finish() -> ListenSession.Outcome {
         output.flush()
-        let (outcome, drops, stopReason) = shared.withLock { ($0.outcome, $0.heldDrops, $0.stopReason) }
+        let (outcome, drops, stopReason, pauses) = shared.withLock {
+            ($0.outcome, $0.heldDrops, $0.stopReason, $0.pauses)
+        }
         if let stopReason { status.note(stopReason) }
+        if pauses > 0 {
+            status.note("reading paused \(pauses) time\(pauses == 1 ? "" : "s") while the output was behind (TCP held the server back; nothing was lost)")
+        }
         for drop in drops.values.sorted() { status.note(drop) }
         status.finish("\(outcome.tally.summary)")
         return outcome
