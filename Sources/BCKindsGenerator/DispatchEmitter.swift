@@ -117,6 +117,16 @@ enum DispatchEmitter {
                         "static func extractDirectly(_ type: BCType, from object: TapeObject) throws(FastMiss) -> BCResponse",
                         "type",
                         kinds.map { "case .\($0.name): .\($0.name)" + ($0.payloadName.map { "(try \($0)(tape: object))" } ?? "") })
+        lines.append("")
+        lines += member(
+            "/// The message as `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) encodes it, written directly.",
+            "public func writeCanonicalPayloadJSON(into writer: inout CanonicalJSONWriter)", "self",
+            kinds.map { kind in
+                guard kind.payloadName != nil else {
+                    return "case .\(kind.name): writer.bareMessage(t: \(kind.t))"
+                }
+                return "case .\(kind.name)(let payload): payload.writeCanonicalJSON(into: &writer, t: \(kind.t))"
+            } + ["case .unknown(let unknown): unknown.writeCanonicalJSON(into: &writer)"])
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -15,6 +15,7 @@ public enum KindsGenerator {
         try validate(catalogue)
         var files: [GeneratedFile] = []
         var seen: Set<String> = []
+        let blocks = Dictionary(catalogue.shared.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let payloads = catalogue.kinds.compactMap { kind -> Struct? in
             if case .declared(let payload) = kind.payload { payload } else { nil }
         }
@@ -27,7 +28,7 @@ public enum KindsGenerator {
         for (item, _) in all { collect(item, in: "BCResponse") }
         for (item, isPayload) in all {
             guard seen.insert(item.name).inserted else { continue }  // one struct for two kinds (t=29, t=30)
-            files.append(structFile(item, isPayload: isPayload, known: known))
+            files.append(structFile(item, isPayload: isPayload, known: known, blocks: blocks))
         }
         files.append(GeneratedFile(path: "BCType.swift", contents: DispatchEmitter.bcType(catalogue)))
         files.append(GeneratedFile(path: "BCResponse.swift", contents: DispatchEmitter.bcResponse(catalogue)))
@@ -43,8 +44,8 @@ public enum KindsGenerator {
         return lines
     }
 
-    static func structFile(_ item: Struct, isPayload: Bool, known: Set<String>) -> GeneratedFile {
-        let emitter = StructEmitter(item: item, parent: "BCResponse", isPayload: isPayload, known: known)
+    static func structFile(_ item: Struct, isPayload: Bool, known: Set<String>, blocks: [String: Struct]) -> GeneratedFile {
+        let emitter = StructEmitter(item: item, parent: "BCResponse", isPayload: isPayload, known: known, blocks: blocks)
         var lines = header(source: item.source, extras: item.extras)
         lines.append("extension BCResponse {")
         lines += emitter.declaration(indent: 4)
@@ -90,6 +91,10 @@ public enum KindsGenerator {
                     throw CatalogueError("\(path): property \(property.name) is declared twice")
                 }
                 if let key = property.key {
+                    // `writeCanonicalJSON(into:)` writes keys as they are, between quotes.
+                    guard !key.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }) else {
+                        throw CatalogueError("\(path).\(property.name): key \"\(key)\" needs escaping in JSON")
+                    }
                     if let other = keys[key] {
                         throw CatalogueError("\(path): key \"\(key)\" is read by both \(other) and \(property.name)")
                     }
@@ -119,6 +124,29 @@ public enum KindsGenerator {
             try check(payload, in: payload.name)
         }
         for item in catalogue.shared { try check(item, in: item.name) }
+        // The keys one JSON object holds: a struct's own, its flattened blocks', and a payload's `t`. A key
+        // written twice would leave `encode(to:)`'s output to the order of its calls.
+        let blocks = Dictionary(catalogue.shared.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func checkObject(_ item: Struct, in path: String, isPayload: Bool) throws(CatalogueError) {
+            var seen: Set<String> = isPayload ? ["t"] : []
+            func collect(_ item: Struct) throws(CatalogueError) {
+                for property in item.properties {
+                    if let key = property.key {
+                        guard seen.insert(key).inserted else {
+                            throw CatalogueError("\(path): key \"\(key)\" is written twice in one object")
+                        }
+                    } else if case .flattened(let name) = property.type, let block = blocks[name] {
+                        try collect(block)
+                    }
+                }
+            }
+            try collect(item)
+            for nested in item.nested { try checkObject(nested, in: path + "." + nested.name, isPayload: false) }
+        }
+        for kind in catalogue.kinds {
+            if case .declared(let payload) = kind.payload { try checkObject(payload, in: payload.name, isPayload: true) }
+        }
+        for item in catalogue.shared { try checkObject(item, in: item.name, isPayload: false) }
     }
 }
 

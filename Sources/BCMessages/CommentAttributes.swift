@@ -108,6 +108,69 @@ extension BCResponse {
             try container.encode(_vipRank, forKey: .vipRank)
             try container.encode(_profileFrameImageURL, forKey: .profileFrameImageURL)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+            writer.beginObject()
+            if let value = avatarBodyImageURL {
+                writer.key("avatar_body_image_url")
+                writer.string(value)
+            }
+            if let value = collabStreamerName {
+                writer.key("collab_streamer_ac")
+                writer.string(value)
+            }
+            if let value = createdAt {
+                writer.key("created_at")
+                writer.int(value)
+            }
+            if let value = d {
+                writer.key("d")
+                writer.int(value)
+            }
+            if let value = descriptionText {
+                writer.key("description")
+                writer.string(value)
+            }
+            if let value = isCheerleader {
+                writer.key("is_cheerleader")
+                writer.flag(value)
+            }
+            if let value = isModerator {
+                writer.key("is_moderator")
+                writer.flag(value)
+            }
+            if let value = linkedLiveOwnerName {
+                writer.key("linked_live_owner_name")
+                writer.string(value)
+            }
+            if let value = profileFrameImageURL {
+                writer.key("profile_frame_image_url")
+                writer.string(value)
+            }
+            if let value = pushImageURL {
+                writer.key("push_image_url")
+                writer.string(value)
+            }
+            if let value = speech {
+                writer.key("speech")
+                writer.string(value)
+            }
+            if let value = vipRank {
+                writer.key("vip_rank")
+                writer.int(value)
+            }
+            if let value = yellLevel {
+                writer.key("yell_level")
+                writer.int(value)
+            }
+            if let value = yellRank {
+                writer.key("yell_rank")
+                writer.int(value.rawValue)
+            }
+            writer.endObject()
+        }
     }
 }
 

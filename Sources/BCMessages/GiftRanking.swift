@@ -187,6 +187,127 @@ extension BCResponse {
             try container.encodeIfPresent(nearbySenders, forKey: .nearbySenders)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+            writer.beginObject()
+            if let value = achievedRewardIconURLs {
+                writer.key("ari")
+                writer.strings(value)
+            }
+            if let value = bannerIconImageURL {
+                writer.key("biiu")
+                writer.string(value)
+            }
+            if let value = bannerLinkURL {
+                writer.key("bilu")
+                writer.string(value)
+            }
+            if let value = casterRankAfter {
+                writer.key("car")
+                writer.int(value)
+            }
+            if let value = casterRankBefore {
+                writer.key("cbr")
+                writer.int(value)
+            }
+            if let value = casterGrade {
+                writer.key("cg")
+                writer.string(value)
+            }
+            if let value = eventID {
+                writer.key("ei")
+                writer.int(value)
+            }
+            if let value = eventIconURL {
+                writer.key("eiu")
+                writer.string(value)
+            }
+            if let value = eventTitle {
+                writer.key("et")
+                writer.string(value)
+            }
+            if let value = isAppEvent {
+                writer.key("iae")
+                writer.flag(value)
+            }
+            if let value = isBannedUser {
+                writer.key("ibu")
+                writer.flag(value)
+            }
+            if let value = isFocus {
+                writer.key("is_focus")
+                writer.flag(value)
+            }
+            if let value = nearbyCasters {
+                writer.key("nrc")
+                writer.beginArray()
+                for element in value {
+                    writer.element()
+                    element.writeCanonicalJSON(into: &writer)
+                }
+                writer.endArray()
+            }
+            if let value = nearbySenders {
+                writer.key("nrs")
+                writer.beginArray()
+                for element in value {
+                    writer.element()
+                    element.writeCanonicalJSON(into: &writer)
+                }
+                writer.endArray()
+            }
+            if let value = nanoTime {
+                writer.key("nt")
+                writer.int(value)
+            }
+            if let value = rank {
+                writer.key("r")
+                writer.int(value)
+            }
+            if let value = rewardAchievedPoint {
+                writer.key("rap")
+                writer.int(value)
+            }
+            if let value = showsRankUpAnimation {
+                writer.key("re")
+                writer.flag(value)
+            }
+            if let value = rewardIconURL {
+                writer.key("riu")
+                writer.string(value)
+            }
+            if let value = rewardNeedPoint {
+                writer.key("rnp")
+                writer.int(value)
+            }
+            if let value = rankingPoint {
+                writer.key("rp")
+                writer.int(value)
+            }
+            if let value = rankText {
+                writer.key("rt")
+                writer.string(value)
+            }
+            if let value = senderRankAfter {
+                writer.key("sar")
+                writer.int(value)
+            }
+            if let value = senderRankBefore {
+                writer.key("sbr")
+                writer.int(value)
+            }
+            if let value = senderGrade {
+                writer.key("sg")
+                writer.string(value)
+            }
+            if let value = totalPoint {
+                writer.key("tp")
+                writer.int(value)
+            }
+            writer.endObject()
+        }
+
         /// A user ranked near the gift's caster or sender (`nrc`, `nrs`), in short keys.
         public struct NearbyUser: Hashable, Sendable, Codable {
             /// `u`: the user's id.
@@ -247,6 +368,41 @@ extension BCResponse {
                 try container.encode(_labelImageURL, forKey: .labelImageURL)
                 try container.encode(_rank, forKey: .rank)
                 try container.encode(_giftPoint, forKey: .giftPoint)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = badgeImageURL {
+                    writer.key("biu")
+                    writer.string(value)
+                }
+                if let value = giftPoint {
+                    writer.key("gp")
+                    writer.int(value)
+                }
+                if let value = iconURL {
+                    writer.key("iu")
+                    writer.string(value)
+                }
+                if let value = labelImageURL {
+                    writer.key("liu")
+                    writer.string(value)
+                }
+                if let value = name {
+                    writer.key("n")
+                    writer.string(value)
+                }
+                if let value = rank {
+                    writer.key("r")
+                    writer.int(value)
+                }
+                if let value = userID {
+                    writer.key("u")
+                    writer.string(value)
+                }
+                writer.endObject()
             }
         }
     }

@@ -42,6 +42,25 @@ extension BCResponse {
             try container.encode(_profileImageURL, forKey: .profileImageURL)
             try container.encode(_badgeImageURL, forKey: .badgeImageURL)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(name)
+            if let value = badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            if let value = profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            writer.key("u")
+            writer.string(id)
+            writer.endObject()
+        }
     }
 }
 

@@ -36,6 +36,19 @@ import Testing
             "            _peakViewerCount = try container.decode(OptionalForcibleInt.self, forKey: .peakViewerCount)",
             "            try container.encode(_peakViewerCount, forKey: .peakViewerCount)",
             "            peakViewerCount: try object.optionalInt(\"peak_viewer_num\"))",
+            // Written directly for NDJSON, in sorted key order, `t` among them, left out when nil.
+            """
+                        if let value = peakViewerCount {
+                            writer.key("peak_viewer_num")
+                            writer.int(value)
+                        }
+                        if let t {
+                            writer.key("t")
+                            writer.int(t)
+                        }
+                        writer.key("total_viewer_num")
+                        writer.int(totalViewerCount)
+            """,
         ] {
             #expect(swift.contains(line + "\n"), "missing: \(line)")
         }
@@ -53,6 +66,8 @@ import Testing
             "            try container.encodeIfPresent(collabType, forKey: .collabType)",
             "            user: try User(tape: object),",
             "            collabType: try object.optionalInt(\"collab_type\").map(CollabType.init(rawValue:)))",
+            // This catalogue does not declare `User`: its keys are unknown, so JSONEncoder writes the struct.
+            "            writer.appendEncoded(self, t: t)",
         ] {
             #expect(swift.contains(line + "\n"), "missing: \(line)")
         }
@@ -67,6 +82,8 @@ import Testing
             "        case .stickerSent: self = .stickerSent(try StickerSent(from: decoder))",
             "        case .stickerSent: .stickerSent(try StickerSent(tape: object))",
             "        case .liveUnlinked: self = .liveUnlinked",
+            "        case .stickerSent(let payload): payload.writeCanonicalJSON(into: &writer, t: 130)",
+            "        case .liveUnlinked: writer.bareMessage(t: 27)",
         ] {
             #expect(response.contains(line + "\n"), "missing: \(line)")
         }

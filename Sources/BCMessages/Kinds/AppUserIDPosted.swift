@@ -43,6 +43,35 @@ extension BCResponse {
             try container.encode(_appUserID, forKey: .appUserID)
             try container.encode(_collabStreamerName, forKey: .collabStreamerName)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            writer.key("cm")
+            writer.string(appUserID)
+            writer.key("collab_streamer_ac")
+            writer.string(collabStreamerName)
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("type")
+            writer.int(type)
+            writer.key("u")
+            writer.string(user.id)
+            writer.endObject()
+        }
     }
 }
 

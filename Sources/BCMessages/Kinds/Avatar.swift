@@ -31,6 +31,19 @@ extension BCResponse {
             try container.encode(state, forKey: .state)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("avatar")
+            state.writeCanonicalJSON(into: &writer)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
+
         /// `avatar`: what the avatar looks like and how it is framed.
         public struct State: Hashable, Sendable, Codable {
             /// `wipe_position`: where the avatar's small window (the "wipe") sits; a key of `wipe_cameras`.
@@ -99,6 +112,45 @@ extension BCResponse {
                 try container.encodeIfPresent(body, forKey: .body)
                 try container.encode(_wipeCameras, forKey: .wipeCameras)
                 try container.encode(_isEnabled, forKey: .isEnabled)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = assetBundleURL {
+                    writer.key("asset_bundle_url")
+                    writer.string(value)
+                }
+                if let value = background {
+                    writer.key("background")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = body {
+                    writer.key("body")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = camera {
+                    writer.key("camera")
+                    writer.string(value)
+                }
+                if let value = isEnabled {
+                    writer.key("enabled")
+                    writer.flag(value)
+                }
+                if let value = isFullscreen {
+                    writer.key("is_fullscreen")
+                    writer.flag(value)
+                }
+                if let value = wipeCameras {
+                    writer.key("wipe_cameras")
+                    writer.stringDictionary(value)
+                }
+                if let value = wipePosition {
+                    writer.key("wipe_position")
+                    writer.int(value)
+                }
+                writer.endObject()
             }
         }
 
@@ -207,6 +259,69 @@ extension BCResponse {
                 try container.encodeIfPresent(clothes, forKey: .clothes)
                 try container.encodeIfPresent(hat, forKey: .hat)
             }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = assetBundleName {
+                    writer.key("asset_bundle_name")
+                    writer.string(value)
+                }
+                if let value = assetBundlePrefabName {
+                    writer.key("asset_bundle_prefab_name")
+                    writer.string(value)
+                }
+                if let value = clothes {
+                    writer.key("clothes")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = eye {
+                    writer.key("eye")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = hair {
+                    writer.key("hair")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = hairColor {
+                    writer.key("hair_color")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = hairColorPercentage {
+                    writer.key("hair_color_percentage")
+                    writer.double(value)
+                }
+                if let value = hat {
+                    writer.key("hat")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = head {
+                    writer.key("head")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = iconURL {
+                    writer.key("icon_url")
+                    writer.string(value)
+                }
+                if let value = id {
+                    writer.key("id")
+                    writer.string(value)
+                }
+                if let value = mouth {
+                    writer.key("mouth")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = proportion {
+                    writer.key("proportion")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = skinColor {
+                    writer.key("skin_color")
+                    writer.int(value)
+                }
+                writer.endObject()
+            }
         }
 
         /// `hair_color`: a gradient of colours.
@@ -230,6 +345,17 @@ extension BCResponse {
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(_gradient, forKey: .gradient)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = gradient {
+                    writer.key("gradient")
+                    writer.ints(value)
+                }
+                writer.endObject()
             }
         }
 
@@ -302,6 +428,45 @@ extension BCResponse {
                 try container.encode(_assetBundlePrefabPostfix, forKey: .assetBundlePrefabPostfix)
                 try container.encodeIfPresent(color, forKey: .color)
             }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = assetBundleName {
+                    writer.key("asset_bundle_name")
+                    writer.string(value)
+                }
+                if let value = assetBundlePrefabName {
+                    writer.key("asset_bundle_prefab_name")
+                    writer.string(value)
+                }
+                if let value = assetBundlePrefabPostfix {
+                    writer.key("asset_bundle_prefab_postfix")
+                    writer.string(value)
+                }
+                if let value = color {
+                    writer.key("color")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = iconURL {
+                    writer.key("icon_url")
+                    writer.string(value)
+                }
+                if let value = id {
+                    writer.key("id")
+                    writer.string(value)
+                }
+                if let value = updatedAt {
+                    writer.key("updated_at")
+                    writer.int(value)
+                }
+                if let value = url {
+                    writer.key("url")
+                    writer.string(value)
+                }
+                writer.endObject()
+            }
         }
 
         /// `color`: an item's colour, and the prefab that renders the item in it.
@@ -353,6 +518,33 @@ extension BCResponse {
                 try container.encode(_assetBundlePrefabPostfix, forKey: .assetBundlePrefabPostfix)
                 try container.encodeIfPresent(setup, forKey: .setup)
             }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = assetBundleName {
+                    writer.key("asset_bundle_name")
+                    writer.string(value)
+                }
+                if let value = assetBundlePrefabName {
+                    writer.key("asset_bundle_prefab_name")
+                    writer.string(value)
+                }
+                if let value = assetBundlePrefabPostfix {
+                    writer.key("asset_bundle_prefab_postfix")
+                    writer.string(value)
+                }
+                if let value = setup {
+                    writer.key("setup")
+                    value.writeCanonicalJSON(into: &writer)
+                }
+                if let value = value {
+                    writer.key("value")
+                    writer.int(value)
+                }
+                writer.endObject()
+            }
         }
 
         /// A Unity asset bundle and the prefab in it.
@@ -382,6 +574,21 @@ extension BCResponse {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(_assetBundleName, forKey: .assetBundleName)
                 try container.encode(_assetBundlePrefabName, forKey: .assetBundlePrefabName)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = assetBundleName {
+                    writer.key("asset_bundle_name")
+                    writer.string(value)
+                }
+                if let value = assetBundlePrefabName {
+                    writer.key("asset_bundle_prefab_name")
+                    writer.string(value)
+                }
+                writer.endObject()
             }
         }
     }

@@ -70,6 +70,43 @@ extension BCResponse {
             try container.encode(_yellLPURL, forKey: .yellLPURL)
             try container.encode(yellRank, forKey: .yellRank)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            writer.key("cm")
+            writer.string(text)
+            writer.key("is_yell_rank_up")
+            writer.flag(isYellRankUp)
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            writer.key("speech")
+            writer.string(speech)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(user.id)
+            writer.key("yell_bonus_description")
+            writer.string(yellBonusDescription)
+            writer.key("yell_level")
+            writer.int(yellLevel)
+            writer.key("yell_lp_url")
+            writer.string(yellLPURL)
+            writer.key("yell_rank")
+            writer.int(yellRank.rawValue)
+            writer.endObject()
+        }
     }
 }
 

@@ -31,6 +31,21 @@ extension BCResponse {
             try container.encode(_senderID, forKey: .senderID)
             try container.encode(_raw, forKey: .raw)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("raw")
+            writer.string(raw)
+            writer.key("sender_id")
+            writer.string(senderID)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

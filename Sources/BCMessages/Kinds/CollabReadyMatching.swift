@@ -31,6 +31,21 @@ extension BCResponse {
             try container.encode(_text, forKey: .text)
             try container.encode(_speech, forKey: .speech)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("cm")
+            writer.string(text)
+            writer.key("speech")
+            writer.string(speech)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

@@ -42,6 +42,35 @@ extension BCResponse {
             try container.encode(_speech, forKey: .speech)
             try container.encode(_liveID, forKey: .liveID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            writer.key("cm")
+            writer.string(text)
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            writer.key("live_id")
+            writer.string(liveID)
+            writer.key("speech")
+            writer.string(speech)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(user.id)
+            writer.endObject()
+        }
     }
 }
 

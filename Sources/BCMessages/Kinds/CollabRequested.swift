@@ -36,6 +36,35 @@ extension BCResponse {
             try container.encodeIfPresent(collabType, forKey: .collabType)
             try container.encode(_isReconnect, forKey: .isReconnect)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            if let value = collabType {
+                writer.key("collab_type")
+                writer.int(value.rawValue)
+            }
+            writer.key("is_reconnect")
+            writer.flag(isReconnect)
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(user.id)
+            writer.endObject()
+        }
     }
 }
 

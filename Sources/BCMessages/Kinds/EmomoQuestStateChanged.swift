@@ -31,6 +31,21 @@ extension BCResponse {
             try container.encode(_giftEventID, forKey: .giftEventID)
             try container.encode(_isQuesting, forKey: .isQuesting)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("gift_event_id")
+            writer.int(giftEventID)
+            writer.key("is_questing")
+            writer.flag(isQuesting)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

@@ -58,6 +58,39 @@ extension BCResponse {
             try container.encode(_gameGiftType, forKey: .gameGiftType)
             try container.encode(_giftEventID, forKey: .giftEventID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            writer.key("consumed_score")
+            writer.int(consumedScore)
+            writer.key("game_gift_command")
+            writer.string(gameGiftCommand)
+            writer.key("game_gift_id")
+            writer.int(gameGiftID)
+            writer.key("game_gift_type")
+            writer.int(gameGiftType)
+            writer.key("gift_event_id")
+            writer.int(giftEventID)
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(user.id)
+            writer.endObject()
+        }
     }
 }
 

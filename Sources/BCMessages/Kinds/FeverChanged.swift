@@ -43,6 +43,25 @@ extension BCResponse {
             try container.encode(_startsAt, forKey: .startsAt)
             try container.encode(_endsAt, forKey: .endsAt)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("current_meter")
+            writer.int(currentMeter)
+            writer.key("ends_at")
+            writer.int(endsAt)
+            writer.key("max_meter")
+            writer.int(maxMeter)
+            writer.key("starts_at")
+            writer.int(startsAt)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

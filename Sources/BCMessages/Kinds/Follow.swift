@@ -44,6 +44,93 @@ extension BCResponse {
             try container.encode(_text, forKey: .text)
             try container.encode(_commentID, forKey: .commentID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = attributes.avatarBodyImageURL {
+                writer.key("avatar_body_image_url")
+                writer.string(value)
+            }
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            if let value = text {
+                writer.key("cm")
+                writer.string(value)
+            }
+            if let value = attributes.collabStreamerName {
+                writer.key("collab_streamer_ac")
+                writer.string(value)
+            }
+            if let value = attributes.createdAt {
+                writer.key("created_at")
+                writer.int(value)
+            }
+            if let value = attributes.d {
+                writer.key("d")
+                writer.int(value)
+            }
+            if let value = attributes.descriptionText {
+                writer.key("description")
+                writer.string(value)
+            }
+            if let value = attributes.isCheerleader {
+                writer.key("is_cheerleader")
+                writer.flag(value)
+            }
+            if let value = attributes.isModerator {
+                writer.key("is_moderator")
+                writer.flag(value)
+            }
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            if let value = commentID {
+                writer.key("lci")
+                writer.string(value)
+            }
+            if let value = attributes.linkedLiveOwnerName {
+                writer.key("linked_live_owner_name")
+                writer.string(value)
+            }
+            if let value = attributes.profileFrameImageURL {
+                writer.key("profile_frame_image_url")
+                writer.string(value)
+            }
+            if let value = attributes.pushImageURL {
+                writer.key("push_image_url")
+                writer.string(value)
+            }
+            if let value = attributes.speech {
+                writer.key("speech")
+                writer.string(value)
+            }
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(user.id)
+            if let value = attributes.vipRank {
+                writer.key("vip_rank")
+                writer.int(value)
+            }
+            if let value = attributes.yellLevel {
+                writer.key("yell_level")
+                writer.int(value)
+            }
+            if let value = attributes.yellRank {
+                writer.key("yell_rank")
+                writer.int(value.rawValue)
+            }
+            writer.endObject()
+        }
     }
 }
 

@@ -237,6 +237,158 @@ extension BCResponse {
             try container.encode(_isPhotoGift, forKey: .isPhotoGift)
             try container.encode(_photoGiftImageURL, forKey: .photoGiftImageURL)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = avatarBodyImageURL {
+                writer.key("avatar_body_image_url")
+                writer.string(value)
+            }
+            if let value = avatarUserIDs {
+                writer.key("avatar_user_ids")
+                writer.string(value)
+            }
+            if let value = becameCheerleader {
+                writer.key("became_cheerleader")
+                writer.flag(value)
+            }
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            writer.key("coins")
+            writer.int(coins)
+            if let value = collabStreamerName {
+                writer.key("collab_streamer_ac")
+                writer.string(value)
+            }
+            writer.key("count")
+            writer.int(count)
+            if let value = effectID {
+                writer.key("effect_id")
+                writer.string(value)
+            }
+            writer.key("gift_id")
+            writer.string(giftID)
+            if let value = giftLargeImageURL {
+                writer.key("gift_large_image_url")
+                writer.string(value)
+            }
+            if let value = giftSmallImageURL {
+                writer.key("gift_small_image_url")
+                writer.string(value)
+            }
+            writer.key("gift_title")
+            writer.string(giftTitle)
+            if let value = giftType {
+                writer.key("gift_type")
+                writer.int(value)
+            }
+            if let value = isLastSent {
+                writer.key("ils")
+                writer.flag(value)
+            }
+            if let value = isCheerleader {
+                writer.key("is_cheerleader")
+                writer.flag(value)
+            }
+            if let value = isModerator {
+                writer.key("is_moderator")
+                writer.flag(value)
+            }
+            if let value = isPhotoGift {
+                writer.key("is_photo_gift")
+                writer.flag(value)
+            }
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            if let value = liveSentGiftID {
+                writer.key("live_sent_gift_id")
+                writer.string(value)
+            }
+            if let value = message {
+                writer.key("message")
+                writer.string(value)
+            }
+            if let value = nameplateEnabled {
+                writer.key("nameplate_enabled")
+                writer.int(value)
+            }
+            if let value = orientations {
+                writer.key("orientations")
+                writer.int(value)
+            }
+            if let value = point {
+                writer.key("p")
+                writer.int(value)
+            }
+            if let value = pauseDuration {
+                writer.key("pause_duration")
+                writer.double(value)
+            }
+            if let value = photoGiftID {
+                writer.key("photo_gift_id")
+                writer.string(value)
+            }
+            if let value = photoGiftImageURL {
+                writer.key("photo_gift_image_url")
+                writer.string(value)
+            }
+            if let value = poseID {
+                writer.key("pose_id")
+                writer.string(value)
+            }
+            if let value = rankings {
+                writer.key("rankings")
+                writer.beginArray()
+                for element in value {
+                    writer.element()
+                    element.writeCanonicalJSON(into: &writer)
+                }
+                writer.endArray()
+            }
+            if let value = shareText {
+                writer.key("share_text")
+                writer.string(value)
+            }
+            if let value = shouldPlayAnimation {
+                writer.key("should_play_animation")
+                writer.flag(value)
+            }
+            if let value = slotID {
+                writer.key("slot_id")
+                writer.string(value)
+            }
+            if let value = speech {
+                writer.key("speech")
+                writer.string(value)
+            }
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            if let value = totalGiftCoins {
+                writer.key("total_gift_coins")
+                writer.int(value)
+            }
+            writer.key("u")
+            writer.string(user.id)
+            if let value = yellLevel {
+                writer.key("yell_level")
+                writer.int(value)
+            }
+            if let value = yellRank {
+                writer.key("yell_rank")
+                writer.int(value.rawValue)
+            }
+            writer.endObject()
+        }
     }
 }
 

@@ -71,6 +71,35 @@ extension BCResponse {
             try container.encode(_time, forKey: .time)
             try container.encode(_collabUserID, forKey: .collabUserID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            if let value = collabUserID {
+                writer.key("collab_user_id")
+                writer.string(value)
+            }
+            writer.key("count")
+            writer.int(count)
+            writer.key("gift_event_id")
+            writer.int(giftEventID)
+            writer.key("image_url")
+            writer.string(imageURL)
+            writer.key("sender_id")
+            writer.string(senderID)
+            writer.key("stock_image_url")
+            writer.string(stockImageURL)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("time")
+            writer.int(time)
+            writer.key("type")
+            writer.int(type.rawValue)
+            writer.endObject()
+        }
     }
 }
 

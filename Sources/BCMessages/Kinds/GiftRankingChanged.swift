@@ -55,6 +55,29 @@ extension BCResponse {
             try container.encode(_rankText, forKey: .rankText)
             try container.encode(_rankingPoint, forKey: .rankingPoint)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ei")
+            writer.int(eventID)
+            writer.key("iae")
+            writer.flag(isAppEvent)
+            writer.key("nt")
+            writer.int(nanoTime)
+            writer.key("r")
+            writer.int(rank)
+            writer.key("rp")
+            writer.int(rankingPoint)
+            writer.key("rt")
+            writer.string(rankText)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

@@ -26,6 +26,19 @@ extension BCResponse {
             try container.encode(linkedLive, forKey: .linkedLive)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("linked_live")
+            linkedLive.writeCanonicalJSON(into: &writer)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
+
         /// The ended live: only its id and its owner's name, fewer keys than t=26's `LinkedLive`.
         public struct LinkedLive: Hashable, Sendable, Codable {
             /// `live_id`: the live's id.
@@ -53,6 +66,17 @@ extension BCResponse {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(_liveID, forKey: .liveID)
                 try container.encode(_ownerName, forKey: .ownerName)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("live_id")
+                writer.string(liveID)
+                writer.key("owner_name")
+                writer.string(ownerName)
+                writer.endObject()
             }
         }
     }

@@ -61,6 +61,41 @@ extension BCResponse {
             try container.encode(_isStickerEnabled, forKey: .isStickerEnabled)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            if let value = app {
+                writer.key("app")
+                value.writeCanonicalJSON(into: &writer)
+            }
+            if let value = isCollabEnabled {
+                writer.key("collab_enabled")
+                writer.flag(value)
+            }
+            if let value = collabHasVacancy {
+                writer.key("collab_has_vacancy")
+                writer.flag(value)
+            }
+            if let value = createdAt {
+                writer.key("created_at")
+                writer.int(value)
+            }
+            if let value = orientation {
+                writer.key("orientation_v2")
+                writer.string(value)
+            }
+            if let value = isStickerEnabled {
+                writer.key("sticker_enabled")
+                writer.flag(value)
+            }
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
+
         /// The streamed game (the app's `App.AppParams`). The app's model has more keys than these, so every
         /// key is optional and unknown ones are normal.
         public struct App: Hashable, Sendable, Codable {
@@ -141,6 +176,53 @@ extension BCResponse {
                 try container.encode(_isCategory, forKey: .isCategory)
                 try container.encode(_isPR, forKey: .isPR)
                 try container.encode(_isPushEnabled, forKey: .isPushEnabled)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = appID {
+                    writer.key("app_id")
+                    writer.string(value)
+                }
+                if let value = appUserIDLabel {
+                    writer.key("app_user_id_label")
+                    writer.string(value)
+                }
+                if let value = iconURL {
+                    writer.key("icon_url")
+                    writer.string(value)
+                }
+                if let value = isAppUserIDHidden {
+                    writer.key("is_app_user_id_hidden")
+                    writer.flag(value)
+                }
+                if let value = isCategory {
+                    writer.key("is_category")
+                    writer.flag(value)
+                }
+                if let value = isListing {
+                    writer.key("is_listing")
+                    writer.flag(value)
+                }
+                if let value = isPR {
+                    writer.key("is_pr")
+                    writer.flag(value)
+                }
+                if let value = isPushEnabled {
+                    writer.key("push_enabled")
+                    writer.flag(value)
+                }
+                if let value = shortTitle {
+                    writer.key("short_title")
+                    writer.string(value)
+                }
+                if let value = title {
+                    writer.key("title")
+                    writer.string(value)
+                }
+                writer.endObject()
             }
         }
     }

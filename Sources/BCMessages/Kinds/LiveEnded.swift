@@ -24,6 +24,21 @@ extension BCResponse {
             try container.encodeIfPresent(delay, forKey: .delay)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            if let value = delay {
+                writer.key("delay")
+                value.writeCanonicalJSON(into: &writer)
+            }
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
+
         /// A jittered back-off for clients, in camelCase keys unlike every other key of the service.
         public struct Delay: Hashable, Sendable, Codable {
             /// `uniMin`: the lower bound of the uniform jitter.
@@ -57,6 +72,19 @@ extension BCResponse {
                 try container.encode(_uniformMin, forKey: .uniformMin)
                 try container.encode(_uniformMax, forKey: .uniformMax)
                 try container.encode(_exponentialMultiplier, forKey: .exponentialMultiplier)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("expMultiplier")
+                writer.double(exponentialMultiplier)
+                writer.key("uniMax")
+                writer.double(uniformMax)
+                writer.key("uniMin")
+                writer.double(uniformMin)
+                writer.endObject()
             }
         }
     }

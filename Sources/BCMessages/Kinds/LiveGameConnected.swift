@@ -71,6 +71,33 @@ extension BCResponse {
             try container.encode(_requestUserBadgeURL, forKey: .requestUserBadgeURL)
             try container.encode(_userIDs, forKey: .userIDs)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("live_game_id")
+            writer.string(liveGameID)
+            writer.key("play_id")
+            writer.string(playID)
+            writer.key("request_user_badge_url")
+            writer.string(requestUserBadgeURL)
+            writer.key("request_user_id")
+            writer.string(requestUserID)
+            writer.key("request_user_image_url")
+            writer.string(requestUserImageURL)
+            writer.key("request_user_name")
+            writer.string(requestUserName)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("title")
+            writer.string(title)
+            writer.key("user_ids")
+            writer.strings(userIDs)
+            writer.endObject()
+        }
     }
 }
 

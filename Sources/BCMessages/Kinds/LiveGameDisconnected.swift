@@ -31,6 +31,21 @@ extension BCResponse {
             try container.encode(_liveGameID, forKey: .liveGameID)
             try container.encode(_userIDs, forKey: .userIDs)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("live_game_id")
+            writer.string(liveGameID)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("user_ids")
+            writer.strings(userIDs)
+            writer.endObject()
+        }
     }
 }
 

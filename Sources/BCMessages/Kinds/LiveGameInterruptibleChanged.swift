@@ -32,6 +32,21 @@ extension BCResponse {
             try container.encode(_isInterruptible, forKey: .isInterruptible)
             try container.encode(_sentAt, forKey: .sentAt)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("interruptible")
+            writer.flag(isInterruptible)
+            writer.key("sent_at")
+            writer.int(sentAt)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

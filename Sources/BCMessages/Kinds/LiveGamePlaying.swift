@@ -38,6 +38,28 @@ extension BCResponse {
             try container.encode(gifts, forKey: .gifts)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("gifts")
+            writer.beginArray()
+            for element in gifts {
+                writer.element()
+                element.writeCanonicalJSON(into: &writer)
+            }
+            writer.endArray()
+            writer.key("live_game_id")
+            writer.string(liveGameID)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("viewer_self_start_icon_url")
+            writer.string(viewerSelfStartIconURL)
+            writer.endObject()
+        }
+
         /// One gift of a live-game; named apart from `BCResponse.Gift`, the t=35 gift message.
         public struct LiveGameGift: Hashable, Sendable, Codable {
             /// `id`: the gift's id.
@@ -77,6 +99,21 @@ extension BCResponse {
                 try container.encode(_coins, forKey: .coins)
                 try container.encode(_effectType, forKey: .effectType)
                 try container.encode(_iconURL, forKey: .iconURL)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("coins")
+                writer.int(coins)
+                writer.key("effect_type")
+                writer.int(effectType)
+                writer.key("icon_url")
+                writer.string(iconURL)
+                writer.key("id")
+                writer.string(id)
+                writer.endObject()
             }
         }
     }

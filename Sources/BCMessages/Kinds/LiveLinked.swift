@@ -32,6 +32,21 @@ extension BCResponse {
             try container.encode(live, forKey: .live)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("linked_live")
+            linkedLive.writeCanonicalJSON(into: &writer)
+            writer.key("live")
+            live.writeCanonicalJSON(into: &writer)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
+
         /// One side of a link: a live and its owner, the app's `LinkedLive`.
         public struct LinkedLive: Hashable, Sendable, Codable {
             /// `live_id`: the live's id.
@@ -79,6 +94,23 @@ extension BCResponse {
                 try container.encode(_ownerName, forKey: .ownerName)
                 try container.encode(_ownerImageURL, forKey: .ownerImageURL)
                 try container.encode(_ownerBadgeImageURL, forKey: .ownerBadgeImageURL)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("live_id")
+                writer.string(liveID)
+                writer.key("owner_badge_image_url")
+                writer.string(ownerBadgeImageURL)
+                writer.key("owner_id")
+                writer.string(ownerID)
+                writer.key("owner_image_url")
+                writer.string(ownerImageURL)
+                writer.key("owner_name")
+                writer.string(ownerName)
+                writer.endObject()
             }
         }
     }

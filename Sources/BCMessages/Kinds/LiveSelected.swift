@@ -36,6 +36,35 @@ extension BCResponse {
             try container.encode(_ownerName, forKey: .ownerName)
             try container.encode(_targetLiveID, forKey: .targetLiveID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("ac")
+            writer.string(user.name)
+            if let value = user.badgeImageURL {
+                writer.key("burl")
+                writer.string(value)
+            }
+            if let value = user.profileImageURL {
+                writer.key("iurl")
+                writer.string(value)
+            }
+            writer.key("owner_name")
+            writer.string(ownerName)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            if let value = targetLiveID {
+                writer.key("target_live_id")
+                writer.string(value)
+            }
+            writer.key("u")
+            writer.string(user.id)
+            writer.endObject()
+        }
     }
 }
 

@@ -26,6 +26,19 @@ extension BCResponse {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(_matchedLiveID, forKey: .matchedLiveID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("matched_live_id")
+            writer.string(matchedLiveID)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

@@ -31,6 +31,21 @@ extension BCResponse {
             try container.encode(_moderatorUserID, forKey: .moderatorUserID)
             try container.encode(_isAppointed, forKey: .isAppointed)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("is_appoint")
+            writer.flag(isAppointed)
+            writer.key("moderator_user_id")
+            writer.string(moderatorUserID)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

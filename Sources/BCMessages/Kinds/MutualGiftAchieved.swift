@@ -44,6 +44,25 @@ extension BCResponse {
             try container.encode(viewer, forKey: .viewer)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("achieved_at")
+            writer.int(achievedAt)
+            writer.key("event_id")
+            writer.int(eventID)
+            writer.key("streamer")
+            streamer.writeCanonicalJSON(into: &writer)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("viewer")
+            viewer.writeCanonicalJSON(into: &writer)
+            writer.endObject()
+        }
+
         /// One side of the pair.
         public struct Participant: Hashable, Sendable, Codable {
             /// `user_id`: the user's id.
@@ -71,6 +90,17 @@ extension BCResponse {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(_userID, forKey: .userID)
                 try container.encode(_profileImageURL, forKey: .profileImageURL)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("profile_image_url")
+                writer.string(profileImageURL)
+                writer.key("user_id")
+                writer.string(userID)
+                writer.endObject()
             }
         }
     }

@@ -25,6 +25,24 @@ extension BCResponse {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(receivableRewards, forKey: .receivableRewards)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("receivable_rewards")
+            writer.beginArray()
+            for element in receivableRewards {
+                writer.element()
+                element.writeCanonicalJSON(into: &writer)
+            }
+            writer.endArray()
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
     }
 }
 

@@ -33,6 +33,21 @@ extension BCResponse {
             try container.encode(question, forKey: .question)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("question")
+            question.writeCanonicalJSON(into: &writer)
+            writer.key("quiz")
+            info.writeCanonicalJSON(into: &writer)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.endObject()
+        }
+
         /// The quiz as a whole (`quiz`).
         public struct Info: Hashable, Sendable, Codable {
             /// `id`: the quiz's id.
@@ -72,6 +87,21 @@ extension BCResponse {
                 try container.encode(_remainingUserCount, forKey: .remainingUserCount)
                 try container.encode(_totalQuestionCount, forKey: .totalQuestionCount)
                 try container.encode(_totalUserCount, forKey: .totalUserCount)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("id")
+                writer.string(id)
+                writer.key("remaining_user_num")
+                writer.int(remainingUserCount)
+                writer.key("total_question_num")
+                writer.int(totalQuestionCount)
+                writer.key("total_user_num")
+                writer.int(totalUserCount)
+                writer.endObject()
             }
         }
 
@@ -131,6 +161,25 @@ extension BCResponse {
                 try container.encode(_dismissPopupAfter, forKey: .dismissPopupAfter)
                 try container.encode(_nth, forKey: .nth)
                 try container.encode(_remainingTime, forKey: .remainingTime)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("answers")
+                writer.strings(answers)
+                writer.key("body")
+                writer.string(body)
+                writer.key("correct_answer_nth")
+                writer.int(correctAnswerNth)
+                writer.key("dismiss_popup_after")
+                writer.int(dismissPopupAfter)
+                writer.key("nth")
+                writer.int(nth)
+                writer.key("remaining_time")
+                writer.int(remainingTime)
+                writer.endObject()
             }
         }
     }

@@ -76,6 +76,37 @@ extension BCResponse {
             try container.encode(_stageID, forKey: .stageID)
             try container.encode(_teamID, forKey: .teamID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            if let value = groupID {
+                writer.key("group_id")
+                writer.int(value)
+            }
+            writer.key("group_status")
+            writer.int(groupStatus)
+            writer.key("host_member_type")
+            writer.int(hostMemberType)
+            writer.key("member_user_ids")
+            writer.strings(memberUserIDs)
+            writer.key("room_id")
+            writer.string(roomID)
+            writer.key("season_id")
+            writer.int(seasonID)
+            writer.key("stage_id")
+            writer.string(stageID)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("team_id")
+            writer.int(teamID)
+            writer.key("team_status")
+            writer.int(teamStatus)
+            writer.endObject()
+        }
     }
 }
 

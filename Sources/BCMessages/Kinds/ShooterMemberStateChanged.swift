@@ -50,6 +50,27 @@ extension BCResponse {
             try container.encode(_teamID, forKey: .teamID)
             try container.encode(_memberUserID, forKey: .memberUserID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("member_status")
+            writer.int(memberStatus)
+            writer.key("member_type")
+            writer.int(memberType)
+            writer.key("member_user_id")
+            writer.string(memberUserID)
+            writer.key("season_id")
+            writer.int(seasonID)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("team_id")
+            writer.int(teamID)
+            writer.endObject()
+        }
     }
 }
 

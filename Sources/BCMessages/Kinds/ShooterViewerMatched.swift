@@ -39,6 +39,23 @@ extension BCResponse {
             try container.encode(_profileImageURL, forKey: .profileImageURL)
             try container.encode(_userID, forKey: .userID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("name")
+            writer.string(name)
+            writer.key("profile_image_url")
+            writer.string(profileImageURL)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("user_id")
+            writer.string(userID)
+            writer.endObject()
+        }
     }
 }
 

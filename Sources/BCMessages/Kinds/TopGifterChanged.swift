@@ -38,6 +38,23 @@ extension BCResponse {
             try container.encode(_profileImageURL, forKey: .profileImageURL)
             try container.encode(_badgeImageURL, forKey: .badgeImageURL)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("burl")
+            writer.string(badgeImageURL)
+            writer.key("iurl")
+            writer.string(profileImageURL)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(userID)
+            writer.endObject()
+        }
     }
 }
 

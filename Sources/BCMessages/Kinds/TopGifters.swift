@@ -26,6 +26,24 @@ extension BCResponse {
             try container.encode(users, forKey: .users)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("users")
+            writer.beginArray()
+            for element in users {
+                writer.element()
+                element.writeCanonicalJSON(into: &writer)
+            }
+            writer.endArray()
+            writer.endObject()
+        }
+
         /// One top gifter. The app's `RankingUser` reads `u`, `iurl`, `burl`; captures add `ac`, so the name is
         /// optional and the fields are plain rather than a `User`.
         public struct RankingUser: Hashable, Sendable, Codable {
@@ -66,6 +84,23 @@ extension BCResponse {
                 try container.encode(_name, forKey: .name)
                 try container.encode(_profileImageURL, forKey: .profileImageURL)
                 try container.encode(_badgeImageURL, forKey: .badgeImageURL)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                if let value = name {
+                    writer.key("ac")
+                    writer.string(value)
+                }
+                writer.key("burl")
+                writer.string(badgeImageURL)
+                writer.key("iurl")
+                writer.string(profileImageURL)
+                writer.key("u")
+                writer.string(userID)
+                writer.endObject()
             }
         }
     }

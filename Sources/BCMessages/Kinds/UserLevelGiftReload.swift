@@ -25,6 +25,19 @@ extension BCResponse {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(_userID, forKey: .userID)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(userID)
+            writer.endObject()
+        }
     }
 }
 

@@ -90,6 +90,44 @@ extension BCResponse {
             try container.encode(unlocks, forKey: .unlocks)
         }
 
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("add_ex_point")
+            writer.int(addedExperiencePoints)
+            writer.key("ex_point")
+            writer.int(experiencePoints)
+            writer.key("level")
+            writer.int(level)
+            writer.key("level_border_color_code")
+            writer.string(levelBorderColorCode)
+            writer.key("level_color_code")
+            writer.string(levelColorCode)
+            writer.key("level_gauge_color_codes")
+            writer.strings(levelGaugeColorCodes)
+            writer.key("level_image_url")
+            writer.string(levelImageURL)
+            writer.key("next_level_ex_point")
+            writer.int(nextLevelExperiencePoints)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("u")
+            writer.string(userID)
+            writer.key("unlocks")
+            writer.beginArray()
+            for element in unlocks {
+                writer.element()
+                element.writeCanonicalJSON(into: &writer)
+            }
+            writer.endArray()
+            writer.key("user_level_gift_panel_text")
+            writer.string(userLevelGiftPanelText)
+            writer.endObject()
+        }
+
         /// An item a level unlocks, and the one after it.
         public struct Unlock: Hashable, Sendable, Codable {
             /// `item_image_url`: the unlocked item's image.
@@ -135,6 +173,23 @@ extension BCResponse {
                 try container.encode(_level, forKey: .level)
                 try container.encode(_nextItemName, forKey: .nextItemName)
                 try container.encode(_nextLevel, forKey: .nextLevel)
+            }
+
+            /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+            /// directly.
+            public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+                writer.beginObject()
+                writer.key("item_image_url")
+                writer.string(itemImageURL)
+                writer.key("item_name")
+                writer.string(itemName)
+                writer.key("level")
+                writer.int(level)
+                writer.key("next_item_name")
+                writer.string(nextItemName)
+                writer.key("next_level")
+                writer.int(nextLevel)
+                writer.endObject()
             }
         }
     }

@@ -29,6 +29,21 @@ extension BCResponse {
             try container.encode(_onlineViewerCount, forKey: .onlineViewerCount)
             try container.encode(_totalViewerCount, forKey: .totalViewerCount)
         }
+
+        /// The JSON `encode(to:)` gives under `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`), written
+        /// directly; `t`, when given, among the keys as `BCResponse` writes it.
+        public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+            writer.beginObject()
+            writer.key("online_viewer_num")
+            writer.int(onlineViewerCount)
+            if let t {
+                writer.key("t")
+                writer.int(t)
+            }
+            writer.key("total_viewer_num")
+            writer.int(totalViewerCount)
+            writer.endObject()
+        }
     }
 }
 

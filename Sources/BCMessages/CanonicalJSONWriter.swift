@@ -1,0 +1,307 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Writes JSON text byte for byte as `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes it, without
+/// going through `Encoder`: the generated `writeCanonicalJSON(into:)` of every payload struct feeds it its
+/// properties in sorted key order, leaving out nil optionals as `encode(to:)` does.
+///
+/// What it matches (pinned by `CanonicalJSONWriterTests` against `JSONEncoder` itself):
+/// - strings: `"` and `\` escaped, U+0008/09/0A/0C/0D as `\b` `\t` `\n` `\f` `\r`, the other controls below
+///   U+0020 as `\u00xx` with lowercase hex; `/`, DEL, U+2028 and every other scalar written as UTF-8;
+/// - numbers: an `Int` in decimal; a `Double` as its `description` without a trailing `.0` (`1`, `0.5`,
+///   `1e+21`, `3e-07`); a non-finite `Double`, which `JSONEncoder` refuses, sets `failed`;
+/// - objects: keys in the order of their UTF-8 bytes (not `String`'s `<`, which differs beyond ASCII).
+///
+/// Commas are placed by the writer: `key(_:)` and `element()` write one before every member but the first.
+public struct CanonicalJSONWriter: Sendable {
+    /// The UTF-8 text written so far.
+    public var bytes: [UInt8]
+    /// Set when a value was met that `JSONEncoder` would refuse to encode (a NaN or infinite double); the text
+    /// is then not what `JSONEncoder` gives (it gives none), and the caller should fall back to it.
+    public private(set) var failed = false
+    /// True until the first member of the innermost open object or array is written.
+    private var atFirstMember = true
+
+    public init(capacity: Int = 512) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The text written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    // MARK: - Structure
+
+    /// Text written as it is (`{"t":`), for framing that is not sorted (an NDJSON line's own fields).
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func beginObject() {
+        bytes.append(UInt8(ascii: "{"))
+        atFirstMember = true
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        atFirstMember = false
+    }
+
+    public mutating func beginArray() {
+        bytes.append(UInt8(ascii: "["))
+        atFirstMember = true
+    }
+
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        atFirstMember = false
+    }
+
+    /// Before an array element: a comma unless it is the first.
+    public mutating func element() {
+        if atFirstMember { atFirstMember = false } else { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// A member's key that needs no escaping (a catalogue key: checked by the generator), and the colon.
+    public mutating func key(_ key: StaticString) {
+        element()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A member's key known only at run time, escaped, and the colon.
+    public mutating func key(_ key: String) {
+        element()
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A message of a kind without keys: `{"t":42}`.
+    public mutating func bareMessage(t: Int) {
+        beginObject()
+        key("t")
+        int(t)
+        endObject()
+    }
+
+    // MARK: - Scalars
+
+    public mutating func null() {
+        raw("null")
+    }
+
+    public mutating func bool(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    /// A forcible flag, in the form `Bool.encodeCanonical(to:)` gives it: `1` or `0`.
+    public mutating func flag(_ value: Bool) {
+        bytes.append(value ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+    }
+
+    public mutating func int(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        if magnitude < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            return
+        }
+        // Twenty digits hold any UInt64; written backwards into a small stack buffer, then appended.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
+    /// `JSONEncoder`'s rule: the shortest round-tripping `description`, `.0` dropped.
+    public mutating func double(_ value: Double) {
+        guard value.isFinite else {
+            failed = true
+            null()
+            return
+        }
+        let text = value.description
+        var utf8 = Array(text.utf8)
+        if utf8.count >= 2, utf8[utf8.count - 2] == UInt8(ascii: "."), utf8[utf8.count - 1] == UInt8(ascii: "0") {
+            utf8.removeLast(2)
+        }
+        bytes.append(contentsOf: utf8)
+    }
+
+    public mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { appendEscaped($0) }
+    }
+
+    private static let hex: StaticString = "0123456789abcdef"
+
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var index = 0
+        let count = utf8.count
+        while index < count {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            bytes.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+            case 0x08: bytes.append(UInt8(ascii: "b"))
+            case 0x09: bytes.append(UInt8(ascii: "t"))
+            case 0x0A: bytes.append(UInt8(ascii: "n"))
+            case 0x0C: bytes.append(UInt8(ascii: "f"))
+            case 0x0D: bytes.append(UInt8(ascii: "r"))
+            default:
+                bytes.append(UInt8(ascii: "u"))
+                bytes.append(UInt8(ascii: "0"))
+                bytes.append(UInt8(ascii: "0"))
+                Self.hex.withUTF8Buffer { hex in
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                }
+            }
+            index += 1
+            runStart = index
+        }
+        if runStart < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    // MARK: - Compound values the generated code writes
+
+    public mutating func strings(_ values: [String]) {
+        beginArray()
+        for value in values {
+            element()
+            string(value)
+        }
+        endArray()
+    }
+
+    public mutating func ints(_ values: [Int]) {
+        beginArray()
+        for value in values {
+            element()
+            int(value)
+        }
+        endArray()
+    }
+
+    /// An object of strings (`wipe_cameras`), keys sorted.
+    public mutating func stringDictionary(_ values: [String: String]) {
+        beginObject()
+        for (key, value) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            self.key(key)
+            string(value)
+        }
+        endObject()
+    }
+
+    /// Any JSON value, objects with their keys sorted. A number is written as `JSONValue.encode(to:)` has
+    /// `JSONEncoder` write it: its digits when they are an `Int64` or `UInt64`, else through `JSONEncoder`.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let bool): self.bool(bool)
+        case .string(let string): self.string(string)
+        case .number(let digits): number(digits)
+        case .array(let elements):
+            beginArray()
+            for element in elements {
+                self.element()
+                self.value(element)
+            }
+            endArray()
+        case .object(let members): object(members)
+        }
+    }
+
+    /// An object of JSON values, keys sorted.
+    public mutating func object(_ members: [String: JSONValue]) {
+        beginObject()
+        for (key, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            self.key(key)
+            value(member)
+        }
+        endObject()
+    }
+
+    private mutating func number(_ digits: String) {
+        if let int = Int64(digits) {
+            self.int(Int(int))
+        } else if let uint = UInt64(digits) {
+            bytes.append(contentsOf: String(uint).utf8)
+        } else {
+            // A fraction, an exponent or digits beyond UInt64: rare enough to leave to JSONEncoder's own
+            // rules (`Decimal`, then `Double`), which `JSONValue.encode(to:)` chooses between.
+            appendEncoded(JSONValue.number(digits))
+        }
+    }
+
+    /// `value` as `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) encodes it; `failed` when it throws.
+    public mutating func appendEncoded(_ value: some Encodable) {
+        guard let data = try? CanonicalJSONWriter.encoder.encode(value) else {
+            failed = true
+            null()
+            return
+        }
+        bytes.append(contentsOf: data)
+    }
+
+    /// A payload that cannot write itself, with the message's `t` among its keys, as `BCResponse.encode(to:)`
+    /// has `JSONEncoder` write them.
+    public mutating func appendEncoded(_ payload: some Encodable, t: Int?) {
+        appendEncoded(TaggedPayload(t: t, payload: payload))
+    }
+
+    /// The encoder whose output this writer reproduces.
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension BCResponse.Unknown {
+    /// The whole message, keys sorted, as `encode(to:)` gives it.
+    public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter) {
+        writer.object(json)
+    }
+}
+
+extension BCResponse.EmomoQuestGift {
+    /// `t` and every other key, sorted, as `BCResponse.encode(to:)` gives them.
+    public func writeCanonicalJSON(into writer: inout CanonicalJSONWriter, t: Int? = nil) {
+        var members = fields
+        members.removeValue(forKey: BCResponse.TypeKey.t.stringValue)
+        if let t { members[BCResponse.TypeKey.t.stringValue] = .number(String(t)) }
+        writer.object(members)
+    }
+}
+
+/// `t` and a payload's keys in one object, as `BCResponse.encode(to:)` writes them.
+private struct TaggedPayload<Payload: Encodable>: Encodable {
+    var t: Int?
+    var payload: Payload
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: BCResponse.TypeKey.self)
+        try container.encodeIfPresent(t, forKey: .t)
+        try payload.encode(to: encoder)
+    }
+}
