@@ -43,12 +43,12 @@ public struct ChannelListener: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> Iterator {
         let (deliveries, continuation) = AsyncStream.makeStream(of: Delivery.self)
-        let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+        let inputs = BatchQueue<Input>()
         let window = ReceiveWindow(maxMessages: configuration.maxHeldMessages, maxBytes: configuration.maxHeldBytes) {
-            feed.yield(.readingPaused($0))
+            inputs.push(.readingPaused($0))
         }
         let session = Task { [self] in
-            await run(inputs: inputs, feed: feed, window: window, reportingTo: continuation)
+            await run(inputs: inputs, window: window, reportingTo: continuation)
             continuation.finish()
         }
         continuation.onTermination = { _ in session.cancel() }
@@ -88,7 +88,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
         case readingPaused(Bool)
     }
 
-    private func run(inputs: AsyncStream<Input>, feed: AsyncStream<Input>.Continuation, window: ReceiveWindow,
+    private func run(inputs: BatchQueue<Input>, window: ReceiveWindow,
                      reportingTo deliveries: AsyncStream<Delivery>.Continuation) async {
         let output = EventOutput(deliveries: deliveries)
         guard let url = WebSocketURL(string: configuration.url.absoluteString) else {
@@ -111,7 +111,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
         defer {
             connection?.close(code: BCSessionStateMachine.CloseCode.normal, reason: "listener stopped")
             timer?.cancel()
-            feed.finish()
+            inputs.finish()
         }
 
         /// Performs the machine's actions in order; false once the session is over. `releasing`: the size of the
@@ -128,7 +128,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     let generation = connectionGeneration
                     // Straight from the loop's thread onto the session's queue: no task in between per frame.
                     connection = loop.connect(to: url, configuration: connectionSettings, window: window) { event in
-                        feed.yield(.socket(generation: generation, event, at: Date()))
+                        inputs.push(.socket(generation: generation, event, at: Date()))
                     }
                 case .send(let text):
                     connection?.send(text)
@@ -142,7 +142,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
                     let generation = timerGeneration
                     timer = Task {
                         try? await clock.sleep(until: origin + instant)
-                        if !Task.isCancelled { feed.yield(.timer(generation: generation)) }
+                        if !Task.isCancelled { inputs.push(.timer(generation: generation)) }
                     }
                 case .cancelTimer:
                     timer?.cancel()
@@ -158,60 +158,65 @@ public struct ChannelListener: AsyncSequence, Sendable {
         }
 
         guard perform(machine.handle(.start, at: clock.now - origin)) else { return }
-        for await input in inputs {
-            let now = clock.now - origin
-            let event: BCSessionStateMachine.Event
-            var frameBytes: Int?
-            switch input {
-            case .timer(let generation):
-                guard generation == timerGeneration else { continue }
-                event = .timerFired
-            case .readingPaused(let paused):
-                event = .readingPaused(paused)
-            case .socket(let generation, let socketEvent, let receivedAt):
-                // Every frame is recorded, even one from a connection the session has left.
-                switch socketEvent {
-                case .text(let text):
-                    record(RecordedFrame(time: receivedAt, key: configuration.key, text: text), output: output)
-                    frameBytes = text.utf8.count
-                case .binary(let bytes):
-                    record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true),
-                           output: output)
-                    frameBytes = bytes.count
-                case .refused(let refused):
-                    record(RecordedFrame(refused, at: receivedAt, key: configuration.key), output: output)
-                case .upgrading, .opened, .closed, .failed:
-                    break
+        // Frames come in batches (everything the loop thread queued since the last one): one wake-up per batch.
+        while true {
+            let batch = await inputs.next()
+            if batch.isEmpty { break }
+            for input in batch {
+                let now = clock.now - origin
+                let event: BCSessionStateMachine.Event
+                var frameBytes: Int?
+                switch input {
+                case .timer(let generation):
+                    guard generation == timerGeneration else { continue }
+                    event = .timerFired
+                case .readingPaused(let paused):
+                    event = .readingPaused(paused)
+                case .socket(let generation, let socketEvent, let receivedAt):
+                    // Every frame is recorded, even one from a connection the session has left.
+                    switch socketEvent {
+                    case .text(let text):
+                        record(RecordedFrame(time: receivedAt, key: configuration.key, text: text), output: output)
+                        frameBytes = text.utf8.count
+                    case .binary(let bytes):
+                        record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true),
+                               output: output)
+                        frameBytes = bytes.count
+                    case .refused(let refused):
+                        record(RecordedFrame(refused, at: receivedAt, key: configuration.key), output: output)
+                    case .upgrading, .opened, .closed, .failed:
+                        break
+                    }
+                    guard generation == connectionGeneration else {
+                        if let frameBytes { window.release(bytes: frameBytes) }
+                        continue
+                    }
+                    switch socketEvent {
+                    case .upgrading:
+                        event = .upgradeRequested
+                    case .opened:
+                        event = .connectionOpened
+                    case .text(let text):
+                        event = .frameReceived(text, receivedAt: receivedAt)
+                    case .binary(let bytes):
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        output.yield(.undecodable(nil, raw: text,
+                                                  reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"),
+                                     releasing: bytes.count)
+                        continue
+                    case .refused:
+                        // Reported by the close that follows (1009 or 1007); the recording has the frame.
+                        continue
+                    case .closed(let reason):
+                        connection = nil
+                        event = .connectionClosed(BCTransportFailure(reason))
+                    case .failed(let failure):
+                        connection = nil
+                        event = .connectFailed(BCTransportFailure(failure))
+                    }
                 }
-                guard generation == connectionGeneration else {
-                    if let frameBytes { window.release(bytes: frameBytes) }
-                    continue
-                }
-                switch socketEvent {
-                case .upgrading:
-                    event = .upgradeRequested
-                case .opened:
-                    event = .connectionOpened
-                case .text(let text):
-                    event = .frameReceived(text, receivedAt: receivedAt)
-                case .binary(let bytes):
-                    let text = String(decoding: bytes, as: UTF8.self)
-                    output.yield(.undecodable(nil, raw: text,
-                                              reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"),
-                                 releasing: bytes.count)
-                    continue
-                case .refused:
-                    // Reported by the close that follows (1009 or 1007); the recording has the frame.
-                    continue
-                case .closed(let reason):
-                    connection = nil
-                    event = .connectionClosed(BCTransportFailure(reason))
-                case .failed(let failure):
-                    connection = nil
-                    event = .connectFailed(BCTransportFailure(failure))
-                }
+                guard perform(machine.handle(event, at: now), releasing: frameBytes) else { return }
             }
-            guard perform(machine.handle(event, at: now), releasing: frameBytes) else { return }
         }
         // The consumer went away (the stream was cancelled): leave the server politely.
         _ = perform(machine.handle(.cancel, at: clock.now - origin))

@@ -69,7 +69,9 @@ struct ListenerIntegrationTests {
             let subscribed = try #require(heard.time { $0 == .subscribed(key: Sample.key) })
             let disconnected = try #require(heard.time { if case .disconnected = $0 { true } else { false } })
             let detectedAfter = disconnected - subscribed
-            #expect(detectedAfter >= .milliseconds(1_800) && detectedAfter < .seconds(3), "\(detectedAfter)")
+            // The times are when the test took each event; on a loaded machine "subscribed" may be taken late, so
+            // the low bound only rules out a link declared dead at the first PING (1 s).
+            #expect(detectedAfter >= .milliseconds(1_500) && detectedAfter < .seconds(3), "\(detectedAfter)")
         }
     }
 
