@@ -1,8 +1,9 @@
 /// What happens on a client connection, in order: `.opened` then messages then one `.closed`, or a
 /// single `.failed` if the connection never opened. The stream finishes after `.closed`/`.failed`.
 public enum WebSocketEvent: Sendable, Hashable {
-    /// TCP (and TLS) connected and the upgrade request is going out: a failure from here on is the server's
-    /// answer, not the network.
+    /// TCP (and TLS) connected and the upgrade request is going out: a timeout from here on is the server's
+    /// silence, not the network's. (lws may start writing before a refused connect surfaces: `.failed(.refused)`
+    /// can still follow.)
     case upgrading
     /// The upgrade succeeded; messages may flow.
     case opened
