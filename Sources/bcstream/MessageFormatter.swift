@@ -107,7 +107,10 @@ struct MessageFormatter {
     }
 
     /// The longest kind name, so that summaries line up.
-    static let kindWidth = BCType.allCases.map(\.name.count).max() ?? 0
+    /// The kind's column: wide enough for every common kind (`viewerCountChanged`, `emomoRunStateChanged`), so
+    /// that a message with its text fits a 100-column terminal. The few longer names (up to 30 characters, rare
+    /// collab and game kinds) push their own line's text right rather than widen every line by ten columns.
+    static let kindWidth = 20
     /// Where a text line's summary starts: after "t=NNN " (6 + 1) and the kind's column (+ 1).
     static let textColumn = 6 + 1 + kindWidth + 1
 

@@ -4,7 +4,7 @@ import Synchronization
 /// Where `listen` and `demo` put message lines: stdout, buffered when it is a pipe or a file and flushed as soon
 /// as the input goes idle (`flush()`), so a reader downstream (`| jq`, a test) sees each message at once when
 /// traffic is light, and a burst costs one `write` per buffer rather than one per line. On a terminal every line
-/// goes out at once, wrapped to the width (`writeMessageLine`).
+/// goes out at once, cut to the width (`writeMessageLine`).
 ///
 /// Shared by every channel's task: a line is appended whole under the lock, so lines never interleave.
 final class MessageOutput: Sendable {

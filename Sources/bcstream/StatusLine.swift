@@ -64,8 +64,8 @@ final class StatusLine: Sendable {
         TerminalColumns.fitted(text, room: max(10, (TerminalColumns.width(of: STDERR_FILENO) ?? 80) - 1))
     }
 
-    /// The last words (the final counts): never cut, wrapped at word boundaries on a terminal, continued rows
-    /// indented.
+    /// The last words (the final counts): never cut. On a terminal a count list longer than a row goes on the
+    /// next rows, broken between its items and aligned under the first ("20 messages: 5 comment, …").
     func finish(_ text: String) {
         let text = TerminalText.escaped(text)
         clear()
@@ -73,7 +73,8 @@ final class StatusLine: Sendable {
             write("\(text)\n")
             return
         }
-        write(TerminalColumns.wrapped(text, width: columns - 1, indent: 2).joined(separator: "\n") + "\n")
+        let head = text.range(of: ": ").map { TerminalColumns.cells(text[..<$0.upperBound]) } ?? 2
+        write(TerminalColumns.wrapped(text, width: columns - 1, indent: head).joined(separator: "\n") + "\n")
     }
 
     private func write(_ text: String) {

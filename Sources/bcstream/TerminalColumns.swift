@@ -50,8 +50,9 @@ enum TerminalColumns {
     }
 
     /// `text` as rows of at most `width` columns, every row after the first indented by `indent` spaces (a
-    /// hanging indent, so wrapped text stays in its column). A row breaks after its last space when that
-    /// space is in the row's second half, else where the row is full. Linear in the text's length.
+    /// hanging indent, so a list stays in its column). A row breaks after its last list separator ("," or ";"),
+    /// else after its last space when that space is in the row's second half, else where the row is full.
+    /// Linear in the text's length. For lists (the final counts); a message is one row, cut (`fitted`).
     static func wrapped(_ text: String, width: Int, indent: Int) -> [String] {
         let indent = max(0, min(indent, width / 2))
         guard width > indent + 1, cells(text) > width else { return [text] }
@@ -64,12 +65,17 @@ enum TerminalColumns {
         var rows: [String] = []
         var row: [Unicode.Scalar] = []
         var rowCells = 0
-        /// Where the row's last space is, and the columns before it.
+        /// Where the row's last space is, and the columns before it; and its last space after a list separator
+        /// ("," or ";"), where a list breaks best: "1 follow," then "1 liveEnded", never "1" then "liveEnded".
         var lastSpace: (offset: Int, cells: Int)?
+        var lastListBreak: (offset: Int, cells: Int)?
+        var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
             let cells = cells(scalar)
             if rowCells + cells > width {
-                if let space = lastSpace, space.cells > (width + indent) / 2 {
+                let listBreak = lastListBreak.flatMap { $0.cells > indent ? $0 : nil }
+                let wordBreak = lastSpace.flatMap { $0.cells > (width + indent) / 2 ? $0 : nil }
+                if let space = listBreak ?? wordBreak {
                     let rest = row[(space.offset + 1)...]
                     rows.append(string(row[..<space.offset]))
                     row = padding + rest
@@ -80,8 +86,13 @@ enum TerminalColumns {
                     rowCells = indent
                 }
                 lastSpace = nil
+                lastListBreak = nil
             }
-            if scalar == " ", rowCells > indent { lastSpace = (row.count, rowCells) }
+            if scalar == " ", rowCells > indent {
+                lastSpace = (row.count, rowCells)
+                if previous == "," || previous == ";" { lastListBreak = lastSpace }
+            }
+            previous = scalar
             row.append(scalar)
             rowCells += cells
         }

@@ -10,16 +10,15 @@ func writeLine(_ line: String) {
 /// Columns of the terminal on stdout, or nil when stdout is a pipe or a file; read once.
 private let stdoutColumns = TerminalColumns.width(of: STDOUT_FILENO)
 
-/// Writes a message line (`MessageFormatter`'s text) to stdout. On a terminal a line wider than it is wrapped
-/// with a hanging indent under the message's text column, so the `t=` column stays clean; the whole text is
-/// kept (it is what a person reads). Elsewhere the line goes out whole.
+/// Writes a message line (`MessageFormatter`'s text) to stdout. On a terminal a line wider than it is cut to
+/// the width, with "…": one message is one row, never wrapped into the next (the whole text is in a pipe, a
+/// file, `--format ndjson` and `--record`). Elsewhere the line goes out whole.
 func writeMessageLine(_ line: String) {
-    guard let columns = stdoutColumns, columns > MessageFormatter.textColumn + 20 else {
+    guard let columns = stdoutColumns else {
         writeLine(line)
         return
     }
-    writeLine(TerminalColumns.wrapped(line, width: columns - 1, indent: MessageFormatter.textColumn)
-        .joined(separator: "\n"))
+    writeLine(TerminalColumns.fitted(line, room: max(10, columns - 1)))
 }
 
 /// A line of a report for a person (stderr, a text-format error) as it may be printed: every control shown

@@ -21,6 +21,15 @@ struct TerminalColumnsTests {
         #expect(rejoined.joined(separator: " ").split(separator: " ") == text.split(separator: " "))
     }
 
+    @Test("a list breaks between its items, aligned under the first, never between a count and its name")
+    func listBreaks() {
+        let text = "20 messages: 5 comment, 4 gift, 3 join, 3 viewerCountChanged, 1 cheerLevelUp, 1 follow; 0 errors"
+        let rows = TerminalColumns.wrapped(text, width: 50, indent: 13)
+        #expect(rows.count > 1)
+        #expect(rows.dropLast().allSatisfy { $0.hasSuffix(",") || $0.hasSuffix(";") }, "\(rows)")
+        #expect(rows.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 13)) && $0.dropFirst(13).first?.isNumber == true })
+    }
+
     @Test("a word longer than a row is cut where the row is full; a line that fits is untouched")
     func hardBreaks() {
         let word = String(repeating: "あ", count: 30)
