@@ -3,7 +3,8 @@
 #   1. swift test: every Swift Testing suite (unit, loopback integration against the Python peers, the built CLI);
 #   2. the hostile-peer suite (Tests/Hostile, pytest): raw-socket servers and clients against the built bcstream;
 #   3. the decoders' fuzz target for a minute (Fuzz/run.sh);
-#   4. the peer benchmark, small (Benchmarks/peers/run.sh --small), so that it keeps working;
+#   4. the peer benchmark and the decoding benchmark beside msgspec, small (Benchmarks/peers/run.sh --small,
+#      Benchmarks/decode/run.sh --small), so that they keep working;
 #   5. the libwebsockets binding's tests once more under AddressSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,7 @@ bash Fuzz/run.sh 60
 # The peer benchmark, small and on the debug build: it only has to keep working here (figures come from
 # `Benchmarks/peers/run.sh` on a release build, see the README's Performance section).
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/peers/run.sh --small
+BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/decode/run.sh --small
 
 
 # Memory errors only: LeakSanitizer reports allocations that libwebsockets and Foundation's Process keep until

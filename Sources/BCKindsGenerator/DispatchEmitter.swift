@@ -89,7 +89,10 @@ enum DispatchEmitter {
             /// default: break
             /// }
             /// ```
-            public enum BCResponse: Hashable, Sendable {
+            ///
+            /// `indirect`: each payload lives in a box of its own, so a `BCResponse` is one pointer wide. Inline, the
+            /// enum would be as large as its largest payload (1.8 KB), copied whole at every move.
+            public indirect enum BCResponse: Hashable, Sendable {
             """.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for kind in catalogue.kinds {
             lines.append("    /// t=\(kind.t): \(kind.meaning).")

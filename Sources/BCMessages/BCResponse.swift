@@ -13,7 +13,10 @@
 /// default: break
 /// }
 /// ```
-public enum BCResponse: Hashable, Sendable {
+///
+/// `indirect`: each payload lives in a box of its own, so a `BCResponse` is one pointer wide. Inline, the
+/// enum would be as large as its largest payload (1.8 KB), copied whole at every move.
+public indirect enum BCResponse: Hashable, Sendable {
     /// t=1: viewer comment.
     case comment(Comment)
     /// t=3: viewer entered the live.

@@ -61,6 +61,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Also time strict mode (the fast engine and the baseline).")
     var strict = false
 
+    @Option(help: ArgumentHelp(
+        "Write the corpus to FILE, one message a line, and exit: the same bytes for another decoder "
+            + "(Benchmarks/decode/run.sh gives them to msgspec).", valueName: "file"))
+    var saveCorpus: String?
+
     @Option(help: ArgumentHelp("Time only this decoder (baseline, god-class or fast), for profiling; no check.",
                                visibility: .hidden))
     var only: String?
@@ -123,6 +128,11 @@ struct BenchCommand: AsyncParsableCommand {
             }
         }
         guard !corpus.messages.isEmpty else { throw ValidationError("the corpus has no messages") }
+        if let saveCorpus {
+            try corpus.write(toPath: saveCorpus)
+            print("wrote \(corpus.messages.count) messages of \(corpus.name) to \(TerminalText.escaped(saveCorpus))")
+            return
+        }
         #if DEBUG
         print("note: this is a debug build; build with `swift build -c release` for figures worth comparing")
         #endif

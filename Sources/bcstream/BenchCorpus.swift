@@ -1,3 +1,5 @@
+import ArgumentParser
+import BCMessages
 import Foundation
 
 /// The messages `bcstream bench` decodes: the fixture mix, a generated corpus in the captured wire shapes, or a
@@ -9,6 +11,20 @@ struct BenchCorpus {
     var messages: [Data]
 
     var byteCount: Int { messages.reduce(0) { $0 + $1.count } }
+
+    /// Writes the messages one a line (a message never holds a raw line break: JSON escapes them in strings).
+    func write(toPath path: String) throws {
+        var text = Data()
+        for message in messages {
+            text.append(message)
+            text.append(UInt8(ascii: "\n"))
+        }
+        do {
+            try text.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError(TerminalText.escaped("cannot write \(path): \(error.localizedDescription)"))
+        }
+    }
 
     /// Every `*.json` directly under `directory` (the fixtures: one message of every known kind, and the wire's
     /// quirks), in name order.

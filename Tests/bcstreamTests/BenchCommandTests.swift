@@ -14,4 +14,28 @@ import Testing
         }
         #expect(result.stderr.contains("3000 messages…"))
     }
+
+    /// `--save-corpus` writes the messages bench would decode, one a line, byte for byte: what
+    /// Benchmarks/decode/run.sh hands to msgspec, so both decoders read the same bytes.
+    @Test(arguments: ["fixtures", "captured-style"])
+    func saveCorpusWritesTheMessagesOneALine(corpus: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try BCStreamProcess.run(["bench", "--corpus", corpus, "--count", "50", "--save-corpus", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        if corpus == "fixtures" {
+            let payloads = BCStreamProcess.repository.appendingPathComponent("Tests/Payloads").path
+            let fixtures = try FileManager.default.contentsOfDirectory(atPath: payloads).filter { $0.hasSuffix(".json") }
+            #expect(lines.count == fixtures.count)
+            let first = try String(contentsOfFile: payloads + "/" + fixtures.sorted()[0], encoding: .utf8)
+            #expect(String(lines[0]) == first, "the first fixture, byte for byte")
+        } else {
+            #expect(lines.count == 50)
+        }
+        #expect(result.stdout.contains("wrote \(lines.count) messages"))
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "each line is one JSON message")
+        }
+    }
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The decoding table: BCStream's fast engine and msgspec (Python, typed Structs with a tagged union on `t`,
+# built from the same catalogue) over the same bytes, one core each, in one run. See Benchmarks/decode/README.md.
+#
+#   Benchmarks/decode/run.sh [--seconds S] [--small]
+#
+# BCSTREAM_BIN=path uses that bcstream instead of building a release one; PYTHON=path picks the Python.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+seconds=3
+python=${PYTHON:-python3}
+
+usage() { sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+fail() { echo "run.sh: $*" >&2; exit 1; }
+
+while (($#)); do
+    case $1 in
+        --seconds) [[ ${2:-} =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "--seconds wants a number"; seconds=$2; shift 2 ;;
+        --small) seconds=0.3; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; fail "unknown argument: $1" ;;
+    esac
+done
+
+"$python" -c 'import msgspec' 2>/dev/null || fail "$python lacks msgspec: $python -m pip install -r $root/Benchmarks/peers/requirements.txt"
+work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-decode.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+cd "$root"
+if [[ -z ${BCSTREAM_BIN:-} ]]; then
+    echo "building bcstream (release) ..." >&2
+    swift build -c release --product bcstream --scratch-path .build-release >&2
+    BCSTREAM_BIN=.build-release/release/bcstream
+fi
+echo "building bcstream-codegen (the catalogue as a JSON Schema, from which the msgspec Structs are made) ..." >&2
+swift build --product bcstream-codegen >&2
+"$(swift build --show-bin-path)/bcstream-codegen" --json-schema > "$work/schema.json"
+
+# One core for both, the same one: figures per core, comparable.
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores online; $("$python" -c 'import sys, msgspec; print(f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}")'); $(swift --version 2>/dev/null | head -1 | sed 's/ (.*//')"
+echo "timing: about $seconds s of CPU time per decoder and corpus, one core (${pin[*]:-unpinned})"
+echo
+printf '%-30s %15s %15s %18s\n' "corpus" "bcstream msg/s" "msgspec msg/s" "bcstream/msgspec"
+for corpus in fixtures captured-style; do
+    file="$work/$corpus.ndjson"
+    "$BCSTREAM_BIN" bench --corpus "$corpus" --save-corpus "$file" > /dev/null
+    ours=$("${pin[@]}" "$BCSTREAM_BIN" bench --only fast --corpus "$file" --seconds "$seconds" \
+        | awk '/^BCStream fast path/ { gsub(",", "", $4); print $4 }')
+    [[ -n $ours ]] || fail "bcstream bench printed no rate for $corpus"
+    theirs=$("${pin[@]}" "$python" "$here/msgspec_decode.py" --schema "$work/schema.json" --corpus "$file" \
+        --seconds "$seconds" | "$python" -c 'import json, sys; r = json.load(sys.stdin); print(int(r["messages_per_second"]), r["typed"], r["untyped"])')
+    read -r rate typed untyped <<< "$theirs"
+    messages=$(wc -l < "$file")
+    ratio=$("$python" -c "print(f'{$ours / $rate:.2f}x')")
+    printf '%-30s %15s %15s %18s\n' "$corpus ($messages msgs)" "$ours" "$rate" "$ratio"
+    [[ $untyped == 0 ]] || echo "  (msgspec: $typed typed, $untyped untyped: unknown kinds, decoded as plain objects)"
+done
