@@ -35,6 +35,11 @@ enum DispatchEmitter {
         lines.append("}")
         lines.append("")
         lines.append("extension BCType {")
+        lines += member("/// The short name used in output (`\"gift\"`): the case name. A switch of literals, not "
+                        + "`String(describing:)`,\n    /// whose reflection cost a tenth of `listen`'s CPU.",
+                        "public var name: String", "self",
+                        catalogue.kinds.map { "case .\($0.name): \(quoted($0.name))" })
+        lines.append("")
         lines.append("    /// What the catalogue says of each kind (`meaning`, `appEventName`, `evidence`, `payloadTypeName`).")
         lines.append("    static let table: [BCType: Info] = [")
         for kind in catalogue.kinds {

@@ -21,18 +21,32 @@ public enum BCSVRLine: Hashable, Sendable {
     case unknown(String)
 
     /// Reads one line, without its `\n`. A trailing `\r` is dropped.
+    ///
+    /// Works on the UTF-8 bytes: TAB and CR are control characters, which always stand alone as Characters, so
+    /// cutting at their bytes cuts where a split on Characters would, without breaking the text into graphemes
+    /// (which cost more than decoding the message).
     public init(_ line: some StringProtocol) {
         var line = Substring(line)
-        if line.last == "\r" { line = line.dropLast() }
-        let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
-        let rest = fields.count > 1 ? String(line[fields[1].startIndex...]) : nil
-        switch fields[0] {
-        case "MSG" where fields.count == 3:
-            self = .message(key: String(fields[1]), json: String(fields[2]))
+        if line.utf8.last == UInt8(ascii: "\r") { line = Substring(line.utf8.dropLast()) }
+        let tab = UInt8(ascii: "\t")
+        let utf8 = line.utf8
+        guard let firstTab = utf8.firstIndex(of: tab) else {
+            self = line == "ACK" ? .ack(nil) : line == "ERR" ? .error("") : .unknown(String(line))
+            return
+        }
+        let command = line[..<firstTab]
+        let restStart = utf8.index(after: firstTab)
+        switch command {
+        case "MSG":
+            guard let secondTab = utf8[restStart...].firstIndex(of: tab) else {
+                self = .unknown(String(line))
+                return
+            }
+            self = .message(key: String(line[restStart..<secondTab]), json: String(line[utf8.index(after: secondTab)...]))
         case "ACK":
-            self = .ack(rest)
+            self = .ack(String(line[restStart...]))
         case "ERR":
-            self = .error(rest ?? "")
+            self = .error(String(line[restStart...]))
         default:
             self = .unknown(String(line))
         }
@@ -44,11 +58,21 @@ public enum BCSVRLine: Hashable, Sendable {
         // On UTF-8 bytes: `\r\n` is a single Character, which a split on "\n" would not cut; and the bytes are
         // what the listener reads for every frame, without decoding scalars. `\n` and `\r` are ASCII, so every
         // cut falls on a character boundary of `frame`.
-        frame.utf8.split(separator: UInt8(ascii: "\n")).compactMap { bytes in
-            let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
-            let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
-            return blank ? nil : Substring(line)
+        let utf8 = frame.utf8
+        // Nearly every frame is one line: no split, one element.
+        if utf8.firstIndex(of: UInt8(ascii: "\n")) == nil {
+            return line(utf8[...]).map { [$0] } ?? []
         }
+        return utf8.split(separator: UInt8(ascii: "\n")).compactMap(line)
+    }
+
+    /// One line's bytes without a trailing `\r`, or nil for a line of only spaces, TABs and CRs.
+    private static func line(_ bytes: Substring.UTF8View) -> Substring? {
+        let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes
+        for byte in line where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") {
+            return Substring(line)
+        }
+        return nil
     }
 
     /// Every line of one server frame, parsed (see `lines(in:)`).

@@ -11,9 +11,6 @@ extension BCType {
         case clientCodeOnly
     }
 
-    /// The short name used in output (`"gift"`): the case name.
-    public var name: String { String(describing: self) }
-
     /// What a message of this kind means.
     public var meaning: String { Self.table[self]?.meaning ?? "" }
 

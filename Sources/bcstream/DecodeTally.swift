@@ -2,17 +2,23 @@ import BCMessages
 
 /// Counts what a run decoded, for the summary on stderr: messages per kind, unknown kinds, errors.
 struct DecodeTally {
-    private(set) var perKind: [String: Int] = [:]
+    /// Counted by `BCType`, named only when the summary is made: hashing an enum costs less than a name per message.
+    private var perType: [BCType: Int] = [:]
     private(set) var unknownTypes: [Int: Int] = [:]
     private(set) var errors = 0
 
-    var messages: Int { perKind.values.reduce(0, +) + unknownTypes.values.reduce(0, +) + errors }
+    /// Messages per kind name (`"gift"`).
+    var perKind: [String: Int] {
+        Dictionary(uniqueKeysWithValues: perType.map { ($0.key.name, $0.value) })
+    }
+
+    var messages: Int { perType.values.reduce(0, +) + unknownTypes.values.reduce(0, +) + errors }
 
     mutating func count(_ response: BCResponse) {
-        if case .unknown(let unknown) = response {
+        if let type = response.type {
+            perType[type, default: 0] += 1
+        } else if case .unknown(let unknown) = response {
             unknownTypes[unknown.t, default: 0] += 1
-        } else {
-            perKind[response.kind, default: 0] += 1
         }
     }
 

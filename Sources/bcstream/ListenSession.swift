@@ -109,14 +109,15 @@ private final class SessionPrinter: Sendable {
     func handle(_ event: BCListenerEvent, key: String, host: String) -> Bool {
         let shownKey = showKey ? key : nil
         // Formatting, the costly part, happens outside the lock.
-        var line: String?
+        var line: MessageLine?
         switch event {
         case .message(let response, let raw, _, _):
-            line = formatter.line(for: response, raw: raw, key: shownKey)
+            line = format == .ndjson ? formatter.ndjsonLine(for: response, key: shownKey)
+                : .text(formatter.line(for: response, raw: raw, key: shownKey))
         case .undecodable(let error?, let raw, _):
-            line = formatter.line(for: error, raw: raw, key: shownKey)
+            line = .text(formatter.line(for: error, raw: raw, key: shownKey))
         case .undecodable(nil, let raw, let reason):
-            if format == .ndjson { line = formatter.line(forProblem: reason, raw: raw, key: key) }
+            if format == .ndjson { line = .text(formatter.line(forProblem: reason, raw: raw, key: key)) }
         default:
             break
         }

@@ -30,28 +30,34 @@ struct MessageFormatter {
             return TerminalText.escaped(
                 "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) \(response.summary)")
         case .ndjson:
-            // Written directly (`CanonicalJSONWriter`, the generated `writeCanonicalJSON(into:)`), byte for byte
-            // the line `encodedLine` builds with `JSONEncoder` at a fraction of the cost; that one stays for the
-            // values the writer cannot vouch for (a non-finite double, which `JSONEncoder` refuses).
-            var writer = CanonicalJSONWriter()
-            writer.raw("{\"t\":")
-            writer.int(response.t)
-            writer.raw(",\"kind\":")
-            writer.string(response.kind)
-            if let key {
-                writer.raw(",\"key\":")
-                writer.string(key)
-            }
-            if case .unknown(let unknown) = response {
-                writer.raw(",\"raw\":")
-                writer.object(unknown.json)
-            } else {
-                writer.raw(",\"message\":")
-                response.writeCanonicalPayloadJSON(into: &writer)
-            }
-            writer.raw("}")
-            return writer.failed ? Self.encodedLine(for: response, key: key) : writer.text
+            return ndjsonLine(for: response, key: key).text
         }
+    }
+
+    /// The NDJSON line of a decoded message, as UTF-8 bytes: what `listen` appends to its output buffer as it is.
+    ///
+    /// Written directly (`CanonicalJSONWriter`, the generated `writeCanonicalJSON(into:)`), byte for byte the line
+    /// `encodedLine` builds with `JSONEncoder` at a fraction of the cost; that one stays for the values the writer
+    /// cannot vouch for (a non-finite double, which `JSONEncoder` refuses).
+    func ndjsonLine(for response: BCResponse, key: String?) -> MessageLine {
+        var writer = CanonicalJSONWriter()
+        writer.raw("{\"t\":")
+        writer.int(response.t)
+        writer.raw(",\"kind\":")
+        writer.string(response.kind)
+        if let key {
+            writer.raw(",\"key\":")
+            writer.string(key)
+        }
+        if case .unknown(let unknown) = response {
+            writer.raw(",\"raw\":")
+            writer.object(unknown.json)
+        } else {
+            writer.raw(",\"message\":")
+            response.writeCanonicalPayloadJSON(into: &writer)
+        }
+        writer.raw("}")
+        return writer.failed ? .text(Self.encodedLine(for: response, key: key)) : .utf8(writer.bytes)
     }
 
     /// The NDJSON line of a decoded message, built with `JSONEncoder`.

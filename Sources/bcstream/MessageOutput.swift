@@ -20,12 +20,20 @@ final class MessageOutput: Sendable {
 
     /// Appends one message line (no newline); on a terminal it is written at once.
     func append(_ line: String) {
+        append(.text(line))
+    }
+
+    /// Appends one message line (no newline), text or UTF-8 bytes; on a terminal it is written at once.
+    func append(_ line: MessageLine) {
         if toTerminal {
-            writeMessageLine(line)
+            writeMessageLine(line.text)
             return
         }
         buffer.withLock { bytes in
-            bytes.append(contentsOf: line.utf8)
+            switch line {
+            case .text(let text): bytes.append(contentsOf: text.utf8)
+            case .utf8(let utf8): bytes.append(contentsOf: utf8)
+            }
             bytes.append(UInt8(ascii: "\n"))
             if bytes.count >= Self.bufferLimit { Self.write(&bytes) }
         }
@@ -54,5 +62,19 @@ final class MessageOutput: Sendable {
             }
         }
         bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// One line for stdout: text, or the UTF-8 bytes of an NDJSON line (which a pipe takes as they are, without
+/// making a `String` of them first).
+enum MessageLine: Sendable {
+    case text(String)
+    case utf8([UInt8])
+
+    var text: String {
+        switch self {
+        case .text(let text): text
+        case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
+        }
     }
 }
