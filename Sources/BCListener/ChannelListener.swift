@@ -42,35 +42,36 @@ public struct ChannelListener: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> Iterator {
-        let (deliveries, continuation) = AsyncStream.makeStream(of: Delivery.self)
-        let inputs = BatchQueue<Input>()
-        let window = ReceiveWindow(maxMessages: configuration.maxHeldMessages, maxBytes: configuration.maxHeldBytes) {
-            inputs.push(.readingPaused($0))
-        }
-        let session = Task { [self] in
-            await run(inputs: inputs, window: window, reportingTo: continuation)
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in session.cancel() }
-        return Iterator(deliveries: deliveries.makeAsyncIterator(), window: window)
+        Iterator(session: ListenerSession(listener: self))
     }
 
-    /// Hands out the session's events, and gives each frame's room back to the flow control once the consumer
-    /// has taken what it produced.
+    /// Hands out the session's events. The session runs here, on the consumer's side: each call takes the
+    /// batch of frames and timer ticks the loop's thread queued since the last one (one wake-up per batch, not
+    /// per frame), decodes them in the consumer's own task, and hands the events out one by one. So channels
+    /// read by different tasks decode on as many cores, and no task sits between the socket and the consumer.
     public struct Iterator: AsyncIteratorProtocol {
-        var deliveries: AsyncStream<Delivery>.Iterator
-        let window: ReceiveWindow
+        let session: ListenerSession
 
         public mutating func next() async -> BCListenerEvent? {
-            guard let delivery = await deliveries.next() else { return nil }
-            if let bytes = delivery.releases { window.release(bytes: bytes) }
-            return delivery.event
+            await next(isolation: nil)
+        }
+
+        /// Runs on the consumer's isolation: the session's state is touched only here, by one consumer.
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> BCListenerEvent? {
+            while true {
+                // Like an AsyncStream's: a cancelled consumer gets nil at once, and the session leaves the server.
+                if Task.isCancelled { session.handle([]) }
+                if let event = session.takeEvent() { return event }
+                if session.isOver { return nil }
+                let batch = await session.inputs.next()
+                session.handle(batch)
+            }
         }
 
         /// Whether more received frames wait behind the event `next()` returned last: a consumer that buffers
         /// its output flushes it when this is false (the input went idle), so a quiet live is seen at once.
         public var moreAreWaiting: Bool {
-            window.held.messages > 0
+            session.window.held.messages > 0
         }
     }
 
@@ -80,164 +81,230 @@ public struct ChannelListener: AsyncSequence, Sendable {
         var releases: Int?
     }
 
-    /// What the session loop reacts to: news from the connection it opened last, or its timer.
+    /// What the session reacts to: news from the connection it opened last, or its timer.
     enum Input: Sendable {
         /// `at`: when the loop's thread handed the event over, the frame's time of arrival.
         case socket(generation: Int, WebSocketEvent, at: Date)
         case timer(generation: Int)
         case readingPaused(Bool)
     }
+}
 
-    private func run(inputs: BatchQueue<Input>, window: ReceiveWindow,
-                     reportingTo deliveries: AsyncStream<Delivery>.Continuation) async {
-        let output = EventOutput(deliveries: deliveries)
-        guard let url = WebSocketURL(string: configuration.url.absoluteString) else {
-            output.yield(.failed(.rejected(.other("not a ws:// or wss:// URL: \(configuration.url.absoluteString)"))))
-            return
+/// One iteration's session: the state machine and the connection it drives, owned by the iterator and run by
+/// the consumer (`ChannelListener.Iterator.next`). Not Sendable: only the iterator touches it; what the loop's
+/// thread and the timers produce reaches it through `inputs`.
+final class ListenerSession {
+    let inputs = BatchQueue<ChannelListener.Input>()
+    let window: ReceiveWindow
+    private let configuration: BCListenerConfiguration
+    private let webSocket: WebSocketClientConfiguration
+    private let recorder: FrameRecorder?
+    private let loop: WebSocketLoop
+    private var machine: BCSessionStateMachine
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+    private var connection: WebSocketLink?
+    /// Bumped whenever the machine leaves a connection or a timer behind, so late news from it is ignored.
+    private var connectionGeneration = 0
+    private var timerGeneration = 0
+    private var timer: Task<Void, Never>?
+    /// Events made and not handed out yet, in order, from `next`.
+    private var pending: [ChannelListener.Delivery] = []
+    private var next = 0
+    /// The session is over (finished, or the consumer went away): nothing more will be made.
+    private(set) var isOver = false
+    private let url: WebSocketURL?
+    private let connectionSettings: WebSocketClientConfiguration
+
+    init(listener: ChannelListener) {
+        configuration = listener.configuration
+        webSocket = listener.webSocket
+        recorder = listener.recorder
+        loop = listener.loop
+        machine = BCSessionStateMachine(configuration: configuration)
+        origin = clock.now
+        let inputs = inputs
+        window = ReceiveWindow(maxMessages: configuration.maxHeldMessages, maxBytes: configuration.maxHeldBytes) {
+            inputs.push(.readingPaused($0))
         }
+        url = WebSocketURL(string: configuration.url.absoluteString)
         var connectionSettings = webSocket
         // The state machine owns the connect deadline and reports it; lws gets a little more so it never
         // fires first with a vaguer message.
         connectionSettings.connectTimeout = configuration.connectTimeout + .seconds(1)
-
-        var machine = BCSessionStateMachine(configuration: configuration)
-        let clock = ContinuousClock()
-        let origin = clock.now
-        var connection: WebSocketLink?
-        // Bumped whenever the machine leaves a connection or a timer behind, so late news from it is ignored.
-        var connectionGeneration = 0
-        var timerGeneration = 0
-        var timer: Task<Void, Never>?
-        defer {
-            connection?.close(code: BCSessionStateMachine.CloseCode.normal, reason: "listener stopped")
-            timer?.cancel()
-            inputs.finish()
+        self.connectionSettings = connectionSettings
+        guard url != nil else {
+            emit(.failed(.rejected(.other("not a ws:// or wss:// URL: \(configuration.url.absoluteString)"))))
+            end()
+            return
         }
-
-        /// Performs the machine's actions in order; false once the session is over. `releasing`: the size of the
-        /// frame the actions answer, whose room the last emitted event gives back (at once if none is emitted).
-        func perform(_ actions: [BCSessionStateMachine.Action], releasing frameBytes: Int? = nil) -> Bool {
-            let lastEmit = frameBytes == nil ? nil : actions.lastIndex {
-                if case .emit = $0 { true } else { false }
-            }
-            if let frameBytes, lastEmit == nil { window.release(bytes: frameBytes) }
-            for (index, action) in actions.enumerated() {
-                switch action {
-                case .connect:
-                    connectionGeneration += 1
-                    let generation = connectionGeneration
-                    // Straight from the loop's thread onto the session's queue: no task in between per frame.
-                    connection = loop.connect(to: url, configuration: connectionSettings, window: window) { event in
-                        inputs.push(.socket(generation: generation, event, at: Date()))
-                    }
-                case .send(let text):
-                    connection?.send(text)
-                case .close(let code, let reason):
-                    connection?.close(code: code, reason: reason)
-                    connection = nil
-                    connectionGeneration += 1
-                case .setTimer(let instant):
-                    timer?.cancel()
-                    timerGeneration += 1
-                    let generation = timerGeneration
-                    timer = Task {
-                        try? await clock.sleep(until: origin + instant)
-                        if !Task.isCancelled { inputs.push(.timer(generation: generation)) }
-                    }
-                case .cancelTimer:
-                    timer?.cancel()
-                    timerGeneration += 1
-                case .emit(let event):
-                    output.yield(event, releasing: index == lastEmit ? frameBytes : nil)
-                case .finish:
-                    connection = nil
-                    return false
-                }
-            }
-            return true
-        }
-
-        guard perform(machine.handle(.start, at: clock.now - origin)) else { return }
-        // Frames come in batches (everything the loop thread queued since the last one): one wake-up per batch.
-        while true {
-            let batch = await inputs.next()
-            if batch.isEmpty { break }
-            for input in batch {
-                let now = clock.now - origin
-                let event: BCSessionStateMachine.Event
-                var frameBytes: Int?
-                switch input {
-                case .timer(let generation):
-                    guard generation == timerGeneration else { continue }
-                    event = .timerFired
-                case .readingPaused(let paused):
-                    event = .readingPaused(paused)
-                case .socket(let generation, let socketEvent, let receivedAt):
-                    // Every frame is recorded, even one from a connection the session has left.
-                    switch socketEvent {
-                    case .text(let text):
-                        record(RecordedFrame(time: receivedAt, key: configuration.key, text: text), output: output)
-                        frameBytes = text.utf8.count
-                    case .binary(let bytes):
-                        record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true),
-                               output: output)
-                        frameBytes = bytes.count
-                    case .refused(let refused):
-                        record(RecordedFrame(refused, at: receivedAt, key: configuration.key), output: output)
-                    case .upgrading, .opened, .closed, .failed:
-                        break
-                    }
-                    guard generation == connectionGeneration else {
-                        if let frameBytes { window.release(bytes: frameBytes) }
-                        continue
-                    }
-                    switch socketEvent {
-                    case .upgrading:
-                        event = .upgradeRequested
-                    case .opened:
-                        event = .connectionOpened
-                    case .text(let text):
-                        event = .frameReceived(text, receivedAt: receivedAt)
-                    case .binary(let bytes):
-                        let text = String(decoding: bytes, as: UTF8.self)
-                        output.yield(.undecodable(nil, raw: text,
-                                                  reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"),
-                                     releasing: bytes.count)
-                        continue
-                    case .refused:
-                        // Reported by the close that follows (1009 or 1007); the recording has the frame.
-                        continue
-                    case .closed(let reason):
-                        connection = nil
-                        event = .connectionClosed(BCTransportFailure(reason))
-                    case .failed(let failure):
-                        connection = nil
-                        event = .connectFailed(BCTransportFailure(failure))
-                    }
-                }
-                guard perform(machine.handle(event, at: now), releasing: frameBytes) else { return }
-            }
-        }
-        // The consumer went away (the stream was cancelled): leave the server politely.
-        _ = perform(machine.handle(.cancel, at: clock.now - origin))
+        // Connects at once, before the first `next()`.
+        if !perform(machine.handle(.start, at: clock.now - origin)) { end() }
     }
 
-    private func record(_ frame: RecordedFrame, output: EventOutput) {
+    /// The consumer went away without finishing the iteration: leave the server politely.
+    deinit {
+        if !isOver { _ = perform(machine.handle(.cancel, at: clock.now - origin)) }
+        connection?.close(code: BCSessionStateMachine.CloseCode.normal, reason: "listener stopped")
+        timer?.cancel()
+        inputs.finish()
+    }
+
+    /// The next event made, giving its frame's room back to the flow control; nil when none waits.
+    func takeEvent() -> BCListenerEvent? {
+        guard next < pending.count else { return nil }
+        let delivery = pending[next]
+        next += 1
+        if next == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            next = 0
+        }
+        if let bytes = delivery.releases { window.release(bytes: bytes) }
+        return delivery.event
+    }
+
+    /// Handles a batch from `inputs`. An empty batch means the consumer's task was cancelled (or the queue
+    /// finished): the session leaves the server and is over.
+    func handle(_ batch: [ChannelListener.Input]) {
+        guard !isOver else { return }
+        if batch.isEmpty {
+            _ = perform(machine.handle(.cancel, at: clock.now - origin))
+            pending.removeAll()
+            next = 0
+            end()
+            return
+        }
+        for input in batch {
+            if !handle(input) {
+                end()
+                return
+            }
+        }
+    }
+
+    private func end() {
+        isOver = true
+        connection?.close(code: BCSessionStateMachine.CloseCode.normal, reason: "listener stopped")
+        connection = nil
+        timer?.cancel()
+        timer = nil
+        inputs.finish()
+    }
+
+    private func emit(_ event: BCListenerEvent, releasing bytes: Int? = nil) {
+        pending.append(ChannelListener.Delivery(event: event, releases: bytes))
+    }
+
+    /// Handles one input; false once the session is over.
+    private func handle(_ input: ChannelListener.Input) -> Bool {
+        let now = clock.now - origin
+        let event: BCSessionStateMachine.Event
+        var frameBytes: Int?
+        switch input {
+        case .timer(let generation):
+            guard generation == timerGeneration else { return true }
+            event = .timerFired
+        case .readingPaused(let paused):
+            event = .readingPaused(paused)
+        case .socket(let generation, let socketEvent, let receivedAt):
+            // Every frame is recorded, even one from a connection the session has left.
+            switch socketEvent {
+            case .text(let text):
+                record(RecordedFrame(time: receivedAt, key: configuration.key, text: text))
+                frameBytes = text.utf8.count
+            case .binary(let bytes):
+                record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
+                frameBytes = bytes.count
+            case .refused(let refused):
+                record(RecordedFrame(refused, at: receivedAt, key: configuration.key))
+            case .upgrading, .opened, .closed, .failed:
+                break
+            }
+            guard generation == connectionGeneration else {
+                if let frameBytes { window.release(bytes: frameBytes) }
+                return true
+            }
+            switch socketEvent {
+            case .upgrading:
+                event = .upgradeRequested
+            case .opened:
+                event = .connectionOpened
+            case .text(let text):
+                event = .frameReceived(text, receivedAt: receivedAt)
+            case .binary(let bytes):
+                let text = String(decoding: bytes, as: UTF8.self)
+                emit(.undecodable(nil, raw: text, reason: "a binary frame of \(bytes.count) bytes; bcsvr sends text"),
+                     releasing: bytes.count)
+                return true
+            case .refused:
+                // Reported by the close that follows (1009 or 1007); the recording has the frame.
+                return true
+            case .closed(let reason):
+                connection = nil
+                event = .connectionClosed(BCTransportFailure(reason))
+            case .failed(let failure):
+                connection = nil
+                event = .connectFailed(BCTransportFailure(failure))
+            }
+        }
+        return perform(machine.handle(event, at: now), releasing: frameBytes)
+    }
+
+    /// Performs the machine's actions in order; false once the session is over. `releasing`: the size of the
+    /// frame the actions answer, whose room the last emitted event gives back (at once if none is emitted).
+    private func perform(_ actions: [BCSessionStateMachine.Action], releasing frameBytes: Int? = nil) -> Bool {
+        let lastEmit = frameBytes == nil ? nil : actions.lastIndex {
+            if case .emit = $0 { true } else { false }
+        }
+        if let frameBytes, lastEmit == nil { window.release(bytes: frameBytes) }
+        for (index, action) in actions.enumerated() {
+            switch action {
+            case .connect:
+                guard let url else { continue }
+                connectionGeneration += 1
+                let generation = connectionGeneration
+                let inputs = inputs
+                // Straight from the loop's thread onto the session's queue: no task in between per frame.
+                connection = loop.connect(to: url, configuration: connectionSettings, window: window) { event in
+                    inputs.push(.socket(generation: generation, event, at: Date()))
+                }
+            case .send(let text):
+                connection?.send(text)
+            case .close(let code, let reason):
+                connection?.close(code: code, reason: reason)
+                connection = nil
+                connectionGeneration += 1
+            case .setTimer(let instant):
+                timer?.cancel()
+                timerGeneration += 1
+                let generation = timerGeneration
+                let inputs = inputs
+                let clock = clock
+                let deadline = origin + instant
+                timer = Task {
+                    try? await clock.sleep(until: deadline)
+                    if !Task.isCancelled { inputs.push(.timer(generation: generation)) }
+                }
+            case .cancelTimer:
+                timer?.cancel()
+                timerGeneration += 1
+            case .emit(let event):
+                emit(event, releasing: index == lastEmit ? frameBytes : nil)
+            case .finish:
+                connection = nil
+                return false
+            }
+        }
+        return true
+    }
+
+    private func record(_ frame: RecordedFrame) {
         guard let recorder else { return }
         do {
             try recorder.record(frame)
         } catch {
-            output.yield(.recordingFailed("\(recorder.path): \(error)"))
+            emit(.recordingFailed("\(recorder.path): \(error)"))
         }
-    }
-}
-
-/// The session's side of the consumer's stream.
-private struct EventOutput {
-    let deliveries: AsyncStream<ChannelListener.Delivery>.Continuation
-
-    func yield(_ event: BCListenerEvent, releasing bytes: Int? = nil) {
-        deliveries.yield(ChannelListener.Delivery(event: event, releases: bytes))
     }
 }
 

@@ -235,6 +235,22 @@ struct ListenerIntegrationTests {
         }
     }
 
+    @Test("a consumer that stops iterating (break, the iterator dropped) leaves the server with a close at once")
+    func droppingTheIteratorClosesTheConnection() async throws {
+        try await withBCSVRPeer("idle") { peer, harness in
+            let listener = ChannelListener(configuration: harness.configuration(), loop: harness.loop)
+            var outlines: [String] = []
+            for await event in listener {
+                outlines.append(event.outline)
+                if outlines.count == 3 { break }
+            }
+            #expect(outlines == ["connected", "subscribed", "message t=23"])
+            let stopped = ContinuousClock.now
+            _ = try await peer.reported("closed n=1 code=1000", within: .seconds(2))
+            #expect(ContinuousClock.now - stopped < .seconds(2))
+        }
+    }
+
     @Test("two listeners on one loop follow two channels at once, each receiving its own messages")
     func twoChannelsAtOnce() async throws {
         try await withBCSVRPeer("normal") { peer, harness in
