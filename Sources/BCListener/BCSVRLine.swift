@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line a bcsvr server sends, split on TAB into at most three fields (protocol.md). Field 0 is the command.
 ///
 /// ```
@@ -30,7 +32,7 @@ public enum BCSVRLine: Hashable, Sendable {
         if line.utf8.last == UInt8(ascii: "\r") { line = Substring(line.utf8.dropLast()) }
         let tab = UInt8(ascii: "\t")
         let utf8 = line.utf8
-        guard let firstTab = utf8.firstIndex(of: tab) else {
+        guard let firstTab = utf8.firstIndex(ofByte: tab) else {
             self = line == "ACK" ? .ack(nil) : line == "ERR" ? .error("") : .unknown(String(line))
             return
         }
@@ -38,7 +40,7 @@ public enum BCSVRLine: Hashable, Sendable {
         let restStart = utf8.index(after: firstTab)
         switch command {
         case "MSG":
-            guard let secondTab = utf8[restStart...].firstIndex(of: tab) else {
+            guard let secondTab = utf8[restStart...].firstIndex(ofByte: tab) else {
                 self = .unknown(String(line))
                 return
             }
@@ -60,7 +62,7 @@ public enum BCSVRLine: Hashable, Sendable {
         // cut falls on a character boundary of `frame`.
         let utf8 = frame.utf8
         // Nearly every frame is one line: no split, one element.
-        if utf8.firstIndex(of: UInt8(ascii: "\n")) == nil {
+        if utf8.firstIndex(ofByte: UInt8(ascii: "\n")) == nil {
             return line(utf8[...]).map { [$0] } ?? []
         }
         return utf8.split(separator: UInt8(ascii: "\n")).compactMap(line)
@@ -113,6 +115,22 @@ public enum BCSVRLine: Hashable, Sendable {
         let command = line.prefix { $0 != "\t" }
         if command == "MSG" { return "MSG line without both a key and a JSON field: \(line.excerpt)" }
         return "unknown command \"\(command.excerpt)\" in: \(line.excerpt)"
+    }
+}
+
+extension Collection where Element == UInt8 {
+    /// The first position of `byte`, found with `memchr` over contiguous storage (a native string's UTF-8 is),
+    /// else byte by byte: a frame is searched for its line breaks and TABs, and a generic search costs a step per
+    /// byte.
+    func firstIndex(ofByte byte: UInt8) -> Index? {
+        let offset = withContiguousStorageIfAvailable { buffer -> Int? in
+            guard let base = buffer.baseAddress, !buffer.isEmpty,
+                  let found = memchr(base, Int32(byte), buffer.count)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+        guard let offset else { return firstIndex(of: byte) }
+        return offset.map { index(startIndex, offsetBy: $0) }
     }
 }
 

@@ -78,8 +78,11 @@ public actor ReplayServer {
 
     /// Sends `items` now to every subscriber of every channel.
     public func push(_ items: [ReplayItem]) {
+        // The channels once per push, not per item: a push of a thousand items would otherwise walk every client
+        // a thousand times.
+        let keys = Set(clients.values.compactMap(\.key))
         for item in items {
-            for key in Set(clients.values.compactMap(\.key)) { send(item, on: key) }
+            for key in keys { send(item, on: key) }
         }
     }
 
@@ -338,8 +341,12 @@ public actor ReplayServer {
         let binary = item.binaryFrame
         let frame = item.frame(for: key)
         guard binary != nil || frame != nil else { return }
-        let receivers = clients.filter { $0.value.key == key && !$0.value.stalled }.map(\.key)
-        for client in receivers.sorted() {
+        var receivers: [ClientID] = []
+        for (client, subscriber) in clients where subscriber.key == key && !subscriber.stalled {
+            receivers.append(client)
+        }
+        if receivers.count > 1 { receivers.sort() }
+        for client in receivers {
             let queued = if let binary {
                 server.send(binary, to: client, fragments: faults.fragments)
             } else {

@@ -36,6 +36,8 @@ final class ServiceCore: @unchecked Sendable {
     private var pendingUpgrades: [OpaquePointer: PendingUpgrade] = [:]
     private var stopping = false
     private var destroying = false
+    /// Scratch for `write(_:to:)`: the frame with its LWS_PRE header room, reused by every write of this loop.
+    private var writeBuffer: [UInt8] = []
     private var stopDeadlinePassed = false
     private var stopTimer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// Fires every `oversizeSweepInterval` on the service thread; see `refuseAnnouncedOversize()`.
@@ -941,7 +943,7 @@ final class ServiceCore: @unchecked Sendable {
                backlog.remove(frame.bytes.count, for: session.id) {
                 events.yield(.drained(ClientID(rawValue: session.id)))
             }
-            if Self.write(frame, to: wsi) < 0 { return -1 }
+            if write(frame, to: wsi) < 0 { return -1 }
             if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
             return 0
         }
@@ -951,16 +953,20 @@ final class ServiceCore: @unchecked Sendable {
         return 0
     }
 
-    private static func write(_ frame: ServiceSession.Frame, to wsi: OpaquePointer) -> Int32 {
+    private func write(_ frame: ServiceSession.Frame, to wsi: OpaquePointer) -> Int32 {
         let pre = bc_lws_pre()
-        // lws writes its frame header into the LWS_PRE bytes in front of the payload.
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: pre + frame.bytes.count + 1)
-        defer { buffer.deallocate() }
-        frame.bytes.withUnsafeBufferPointer { bytes in
-            if let base = bytes.baseAddress { (buffer + pre).update(from: base, count: bytes.count) }
+        // lws writes its frame header into the LWS_PRE bytes in front of the payload. One buffer for every write
+        // of this loop (only its thread writes), grown to the largest frame: not an allocation per frame. lws
+        // copies what it cannot send at once, so the buffer is free again when `lws_write` returns.
+        let needed = pre + frame.bytes.count + 1
+        if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 2 * writeBuffer.count)) }
+        return writeBuffer.withUnsafeMutableBufferPointer { buffer in
+            let start = buffer.baseAddress! + pre
+            frame.bytes.withUnsafeBufferPointer { bytes in
+                if let base = bytes.baseAddress { start.update(from: base, count: bytes.count) }
+            }
+            return lws_write(wsi, start, frame.bytes.count, lws_write_protocol(rawValue: UInt32(bitPattern: frame.flags)))
         }
-        return lws_write(wsi, buffer + pre, frame.bytes.count,
-                         lws_write_protocol(rawValue: UInt32(bitPattern: frame.flags)))
     }
 
     private func closed(_ session: ServiceSession) {

@@ -174,7 +174,13 @@ struct ListenerFlowControlTests {
         configuration.maxHeldMessages = 16
         var iterator = ChannelListener(configuration: configuration).makeAsyncIterator()
 
-        // The consumer has not taken anything yet: wait (bounded) until the server holds messages back for it.
+        // The session runs on the consumer's side: it takes events up to the subscription, then takes nothing
+        // more for a while. Wait (bounded) until the server holds messages back for it.
+        var subscribed = false
+        while !subscribed, let event = await iterator.next() {
+            if case .subscribed = event { subscribed = true }
+        }
+        #expect(subscribed)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
         while await server.queuedBytesOfSubscribers(to: "slow") == 0 {
