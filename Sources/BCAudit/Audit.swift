@@ -59,16 +59,13 @@ public struct Audit: Sendable {
         switch input {
         case .wire(let json, _): add(message: json, at: location)
         case .reencoded(let t, _): countReencoded(t: t)
-        case .reencodedUnknown(let json): add(message: json, at: location, reencoded: true)
+        case .reencodedUnknown(let json): add(message: json, at: location)  // its keys are the wire's: compared
         case .skipped: skipped += 1
         case .bad(let reason): addBadLine(reason: reason, at: location)
         }
     }
 
     /// Audits one message's JSON text as received.
-    public mutating func add(message json: String, at location: AuditLocation) {
-        add(message: json, at: location, reencoded: false)
-    }
 
     /// Counts a line that could not be read (quoting the first few in the report).
     public mutating func addBadLine(reason: String, at location: AuditLocation) {
@@ -87,7 +84,8 @@ public struct Audit: Sendable {
         reencoded += 1
     }
 
-    private mutating func add(message json: String, at location: AuditLocation, reencoded isReencoded: Bool) {
+    /// Audits one message's JSON text as received.
+    public mutating func add(message json: String, at location: AuditLocation) {
         let bytes = Array(json.utf8)
         let root: AuditJSON
         do {
@@ -101,7 +99,7 @@ public struct Audit: Sendable {
         guard let t = Self.kind(of: root, bytes: bytes) else {
             return addBadLine(reason: "a message without an integer t", at: location)
         }
-        if isReencoded { reencoded += 1 } else { messages += 1 }
+        messages += 1
         guard let type = BCType(rawValue: t), let shape = KindShape.all[type] else {
             return countUnknown(t: t, sample: sample(bytes, root.range), at: location)
         }

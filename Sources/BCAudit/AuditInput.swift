@@ -57,22 +57,26 @@ public enum AuditInput: Hashable, Sendable {
         if value["t"] == nil, case .string? = value["time"], case .string? = value["key"] {
             return recordedFrame(value)
         }
-        // A failure line of `decode --format ndjson` or `listen --format ndjson` without a kind: what it kept.
-        if value["t"] == nil, case .string? = value["error"], case .string(let raw, _)? = value["raw"],
-           raw.utf8.count < trimmed.utf8.count {
-            return detect(raw)
-        }
-        if case .string(let kind, _)? = value["kind"], let t = value["t"], case .number(let range) = t,
-           let number = Int(String(decoding: Array(trimmed.utf8)[range], as: UTF8.self)) {
-            if case .object? = value["message"] { return [.reencoded(t: number, kind: kind)] }
-            if case .string(let raw, _)? = value["raw"], value["error"] != nil { return [.wire(json: raw, key: nil)] }
+        // A line of `listen --format ndjson` (or `decode --format ndjson`): only its own keys, and what it kept.
+        if case .object(let members, _) = value, members.allSatisfy({ logKeys.contains($0.key) }) {
+            if case .object? = value["message"], case .number(let range)? = value["t"],
+               let t = Int(String(decoding: Array(trimmed.utf8)[range], as: UTF8.self)) {
+                let kind: String = if case .string(let kind, _)? = value["kind"] { kind } else { "" }
+                return [.reencoded(t: t, kind: kind)]
+            }
+            // A message that failed keeps its wire text; the line is read as that text was.
+            if case .string(let raw, _)? = value["raw"], raw.utf8.count < trimmed.utf8.count {
+                return detect(raw)
+            }
             if let raw = value["raw"], case .object = raw {
-                let text = String(decoding: Array(trimmed.utf8)[raw.range], as: UTF8.self)
-                return [.reencodedUnknown(json: text)]
+                return [.reencodedUnknown(json: String(decoding: Array(trimmed.utf8)[raw.range], as: UTF8.self))]
             }
         }
         return [.wire(json: trimmed, key: nil)]
     }
+
+    /// The keys of a line of `listen --format ndjson` and `decode --format ndjson`.
+    static let logKeys: Set<String> = ["t", "kind", "key", "source", "error", "raw", "message", "backlog"]
 
     private static func trimmed(_ line: String) -> String {
         let scalars = line.unicodeScalars

@@ -15,6 +15,10 @@ struct FixtureAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Write one captured message into Tests/Payloads, user fields made up.",
+        usage: """
+            bcstream fixture add <recording> [--line N | --kind K]
+                                 [--what NAME] [--into DIR]
+            """,
         discussion: """
             Takes the message on --line N of the recording, or the first of kind \
             --kind K (a name such as gift or top-gifters, or a t), or else the \
