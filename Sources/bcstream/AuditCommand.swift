@@ -145,20 +145,25 @@ final class LiveAudit: Sendable {
     private struct State {
         var audit = Audit()
         var numbers: [String: Int] = [:]
+
+        /// The location of the channel's next message: `KEY:N`.
+        mutating func next(_ key: String) -> AuditLocation {
+            numbers[key, default: 0] += 1
+            return AuditLocation(source: key, line: numbers[key]!)
+        }
     }
     private let state = Mutex(State())
 
     /// Audits one event's wire text: a message (decoded or not) of the channel `key`, numbered per channel.
     func observe(_ event: BCListenerEvent, key: String) {
-        let raw: String
         switch event {
-        case .message(_, let text, _, _): raw = text
-        case .undecodable(.some, let text, _): raw = text
-        default: return
-        }
-        state.withLock { state in
-            state.numbers[key, default: 0] += 1
-            state.audit.add(message: raw, at: AuditLocation(source: key, line: state.numbers[key]!))
+        case .message(_, let json, _, _):
+            state.withLock { state in state.audit.add(message: json, at: state.next(key)) }
+        case .undecodable(.some, let line, _):
+            // The whole line as received (`MSG<TAB>key<TAB>{…}`): read as `audit` reads a line.
+            state.withLock { state in state.audit.add(line: line, at: state.next(key)) }
+        default:
+            return
         }
     }
 

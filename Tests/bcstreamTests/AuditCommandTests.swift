@@ -95,4 +95,25 @@ import Testing
         let none = try BCStreamProcess.run(["fixture", "add", file.path, "--kind", "join", "--into", folder.path])
         #expect(none.status == 1 && none.stderr.contains("no message of t=3"))
     }
+
+    /// `listen --audit` against `replay` serving the recording: the messages on stdout as ever, and at the end the
+    /// audit's report on stderr, with each finding's location as KEY:MESSAGE.
+    @Test(.timeLimit(.minutes(1)))
+    func listenAuditReportsOnStderrAtTheEnd() throws {
+        let (folder, file) = try Self.recording([Self.newKey, Self.boolCoins, Self.missing, Self.newKind, Self.comment,
+                                                 #"{"t":8}"#])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let replay = try BCStreamProcess.start(["replay", file.path, "--interval", "0"])
+        defer { replay.terminate() }
+        let url = try #require(replay.readLine(), "replay prints its URL first")
+
+        let listen = try BCStreamProcess.run(["listen", url, "--key", "a:1", "--audit", "--format", "ndjson"])
+        #expect(listen.status == 0, "\(listen.stderr)")
+        #expect(listen.lines.count == 6, "every message still printed: \(listen.stdout)")
+        for needle in ["bcstream listen --audit", "sparkle", "coins (int)", "gift_id", "first at a:1:3", "t=777",
+                       "Findings: 1 new key, 1 new kind, 1 drift, 1 missing required key."] {
+            #expect(listen.stderr.contains(needle), "\(needle) in:\n\(listen.stderr)")
+        }
+        #expect(!listen.stdout.contains("Findings"), "the report is on stderr only")
+    }
 }
