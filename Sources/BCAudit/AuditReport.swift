@@ -154,11 +154,11 @@ extension AuditReport {
             lines.append("     t  kind                            messages")
             for kind in kinds {
                 let count = kind.messages + kind.reencoded
-                lines.append(Self.left(String(kind.t), 6) + "  " + Self.right(kind.kind, 30) + " " + Self.left(String(count), 9))
+                lines.append(Self.padLeft(String(kind.t), 6) + "  " + Self.padRight(kind.kind, 30) + " " + Self.padLeft(String(count), 9))
             }
             for kind in unknownKinds {
-                lines.append(Self.left(String(kind.t), 6) + "  " + Self.right("(unknown kind)", 30) + " "
-                    + Self.left(String(kind.messages), 9))
+                lines.append(Self.padLeft(String(kind.t), 6) + "  " + Self.padRight("(unknown kind)", 30) + " "
+                    + Self.padLeft(String(kind.messages), 9))
             }
             lines.append("")
         }
@@ -245,14 +245,14 @@ extension AuditReport {
     /// A path column of 28, a count of 6, then the detail; a longer path gets its own line.
     static func row(_ path: String, _ count: Int?, _ detail: String, columns: Int) -> [String] {
         let pathWidth = 28
-        let countText = count.map { left(String($0), 6) } ?? String(repeating: " ", count: 6)
+        let countText = count.map { padLeft(String($0), 6) } ?? String(repeating: " ", count: 6)
         let escapedPath = TerminalText.escaped(path)
         if width(of: escapedPath) > pathWidth {
             return fitted("    " + escapedPath, columns: columns)
                 + fitted("    " + String(repeating: " ", count: pathWidth) + countText + "  " + TerminalText.escaped(detail),
                          columns: columns)
         }
-        return fitted("    " + right(escapedPath, pathWidth) + countText + "  " + TerminalText.escaped(detail),
+        return fitted("    " + padRight(escapedPath, pathWidth) + countText + "  " + TerminalText.escaped(detail),
                       columns: columns)
     }
 
@@ -287,11 +287,13 @@ extension AuditReport {
         return lines
     }
 
-    static func left(_ text: String, _ width: Int) -> String {
+    /// `text` after spaces up to `width` (numbers, right-aligned).
+    static func padLeft(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 
-    static func right(_ text: String, _ columns: Int) -> String {
+    /// `text` followed by spaces up to `columns` terminal columns.
+    static func padRight(_ text: String, _ columns: Int) -> String {
         let used = width(of: text)
         return used >= columns ? text : text + String(repeating: " ", count: columns - used)
     }

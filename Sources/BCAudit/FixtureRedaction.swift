@@ -11,18 +11,16 @@ import BCMessages
 public struct FixtureRedaction: Hashable, Sendable {
     /// The text to write.
     public var text: String
-    /// Each replacement: the path (`users[].ac`) and the stand-in written.
-    public var replaced: [(path: String, with: String)] {
-        get { replacements.map { ($0.path, $0.with) } }
-    }
-    var replacements: [Replacement]
+    /// Each replacement: the path (`users[].ac`) and the stand-in written, in the order of the text.
+    public var replaced: [Replacement]
     /// Keys of string values that still contain a replaced name (a `speech` that says "ねこまるが…を贈りました"):
     /// the tool cannot rewrite them without re-encoding them, so it names them for a person to check.
     public var mentionsLeft: [String]
 
-    struct Replacement: Hashable, Sendable {
-        var path: String
-        var with: String
+    public struct Replacement: Hashable, Sendable {
+        public var path: String
+        /// The JSON text written in place of the value.
+        public var with: String
     }
 
     public static let imagePlaceholder = "https://cdn.example.com/image/placeholder.png"
@@ -82,7 +80,8 @@ public struct FixtureRedaction: Hashable, Sendable {
         let realNames = names.keys.filter { $0.unicodeScalars.count >= 2 }
         let mentions = strings.filter { item in realNames.contains { item.value.contains($0) } }.map(\.path)
         return FixtureRedaction(text: String(decoding: output, as: UTF8.self),
-                                replacements: edits.map { Replacement(path: $0.path, with: $0.text) },
+                                replaced: edits.sorted { $0.range.lowerBound < $1.range.lowerBound }
+                                    .map { Replacement(path: $0.path, with: $0.text) },
                                 mentionsLeft: Array(Set(mentions)).sorted())
     }
 
@@ -92,14 +91,6 @@ public struct FixtureRedaction: Hashable, Sendable {
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return false }
         let path = lower.prefix { $0 != "?" && $0 != "#" }
         return [".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".avif"].contains { path.hasSuffix($0) }
-    }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.text == rhs.text && lhs.replacements == rhs.replacements && lhs.mentionsLeft == rhs.mentionsLeft
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(text)
     }
 }
 
@@ -116,11 +107,11 @@ public enum FixtureName {
         let scalars = Array(name.unicodeScalars)
         var result = ""
         for (index, scalar) in scalars.enumerated() {
-            let isUpper = CharacterSet.uppercase(scalar)
+            let isUpper = ASCII.uppercase(scalar)
             if isUpper, index > 0 {
-                let previousLower = CharacterSet.lowercase(scalars[index - 1])
-                let nextLower = index + 1 < scalars.count && CharacterSet.lowercase(scalars[index + 1])
-                let previousUpper = CharacterSet.uppercase(scalars[index - 1])
+                let previousLower = ASCII.lowercase(scalars[index - 1])
+                let nextLower = index + 1 < scalars.count && ASCII.lowercase(scalars[index + 1])
+                let previousUpper = ASCII.uppercase(scalars[index - 1])
                 if previousLower || (previousUpper && nextLower) { result += "-" }
             }
             result.unicodeScalars.append(isUpper ? Unicode.Scalar(scalar.value + 32)! : scalar)
@@ -145,7 +136,7 @@ public enum FixtureName {
         "\(t)-\(kindSlug(t: t))-\(what).json"
     }
 
-    private enum CharacterSet {
+    private enum ASCII {
         static func uppercase(_ scalar: Unicode.Scalar) -> Bool { ("A"..."Z").contains(scalar) }
         static func lowercase(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) }
     }
