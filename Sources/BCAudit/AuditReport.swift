@@ -229,12 +229,12 @@ extension AuditReport {
         ordered(types).map(\.key).joined(separator: ",")
     }
 
-    /// `string 98%, number 2%`, most seen first.
+    /// `string 98%, number 2%`, most seen first, rounded (`<1%`, `>99%` rather than 0% and 100%).
     static func percentages(_ types: [String: Int]) -> String {
         let total = max(types.values.reduce(0, +), 1)
         return ordered(types).map { type, count in
-            let percent = count * 100 / total
-            return "\(type) " + (percent == 0 ? "<1%" : "\(percent)%")
+            let percent = Int((Double(count) * 100 / Double(total)).rounded())
+            return "\(type) " + (percent == 0 ? "<1%" : percent == 100 && count < total ? ">99%" : "\(percent)%")
         }.joined(separator: ", ")
     }
 
