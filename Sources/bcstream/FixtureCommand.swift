@@ -106,9 +106,12 @@ struct FixtureAddCommand: ParsableCommand {
         var audit = Audit()
         audit.add(message: redaction.text, at: found.location)
         let findings = audit.report().findings
-        if findings.total > 0 {
-            print("  the model does not know all of it: see `bcstream audit \(path)`;")
-            print("  teach Catalogue/ (then swift package generate-kinds) for strict mode")
+        if BCType(rawValue: t) == nil {
+            print("  t=\(t) is a kind the model does not know: it decodes as unknown until")
+            print("  Catalogue/ declares it (README: Adding a key or a kind)")
+        } else if findings.total > 0 {
+            print("  the model does not know all of it (bcstream audit FILE says what): the")
+            print("  strict-mode fixture tests fail until Catalogue/ declares it")
         }
         print("  record its golden, then review git diff:")
         print("    BCSTREAM_RECORD_GOLDENS=1 swift test --filter FixtureTests")

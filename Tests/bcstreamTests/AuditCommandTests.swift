@@ -116,4 +116,34 @@ import Testing
         }
         #expect(!listen.stdout.contains("Findings"), "the report is on stderr only")
     }
+
+    /// The README's example ("Audit: when the service changes") is what the command prints for that capture.
+    @Test func readmeExampleIsWhatTheAuditPrints() throws {
+        var messages: [String] = []
+        for i in 0..<49 {
+            messages.append(#"{"t":35,"u":"\#(100000001 + i % 5)","ac":"Taro","iurl":"","burl":"","gift_id":"2","gift_title":"Heart","coins":"1","count":"1","gift_rarity":3}"#)
+        }
+        messages.append(#"{"t":35,"u":"100000009","ac":"Hana","iurl":"","burl":"","gift_id":"2","gift_title":"Heart","coins":1,"count":"1","rankings":[{"ei":12,"r":3,"badge":"gold"}]}"#)
+        messages.append(#"{"t":35,"u":"100000009","ac":"Hana","gift_id":"7","coins":"5","count":"1"}"#)
+        messages += Array(repeating: #"{"t":130,"u":"100000004","ac":"Mika","sticker_id":"s-1"}"#, count: 3)
+        messages += (0..<20).map { #"{"t":1,"u":"100000002","ac":"Hana","cm":"hi","lci":"\#(5 + $0)"}"# }
+        let (folder, file) = try Self.recording(messages)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileHandle(forWritingTo: file).append(contentsOf: "garbage\n")
+
+        let result = try BCStreamProcess.run(["audit", "live.ndjson"], in: folder)
+        let readme = try String(contentsOf: BCStreamProcess.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```\n74 messages audited"))
+        let end = try #require(readme[start.upperBound...].range(of: "```\n"))
+        let example = String(readme[readme.index(start.lowerBound, offsetBy: 4)..<end.lowerBound])
+        #expect(result.stdout == example)
+    }
+}
+
+private extension FileHandle {
+    func append(contentsOf text: String) throws {
+        try seekToEnd()
+        try write(contentsOf: Data(text.utf8))
+        try close()
+    }
 }
