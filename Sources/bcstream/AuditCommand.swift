@@ -8,7 +8,7 @@ import Synchronization
 struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Compare captured messages with the model: new keys and kinds, type drift.",
+        abstract: "Compare captures with the model: new keys and kinds, type drift.",
         discussion: """
             Reads recordings (listen --record), logs of listen --format ndjson, \
             bcsvr MSG lines and bare JSON messages, one a line, and reports per \
@@ -19,10 +19,12 @@ struct AuditCommand: ParsableCommand {
             missing; unknown kinds with a sample; lines that could not be read. \
             The keys the model knows come from the catalogue (BCType.wireFields).
 
-            An NDJSON log keeps only the model's re-encoding of a known kind: \
-            those messages are counted, their keys not compared (record with \
-            --record for that). Unknown kinds and failed messages keep their \
-            wire keys in a log, and are compared.
+            An NDJSON log keeps only the model's re-encoding of a message that \
+            decoded: those are counted, their keys not compared. Unknown kinds \
+            and failed messages keep their wire keys in a log, and are compared; \
+            so audit a recording, or a log of listen --strict --format ndjson, \
+            where a message with an unknown key fails. A .json file is one \
+            message, as in Tests/Payloads.
 
             At most 1000 key paths per kind and 256 unknown kinds are tracked; \
             the report says when a limit was reached. Text quoted from the \
