@@ -163,21 +163,26 @@ extension AuditReport {
             lines.append("")
         }
 
-        func section(_ title: String, _ rows: (Kind) -> [(String, Int?, String)]) {
+        /// Rows of path, count, detail, and a line below them (or nil).
+        func section(_ title: String, _ rows: (Kind) -> [(String, Int?, String, String?)]) {
             var body: [String] = []
             for kind in kinds {
                 let kindRows = rows(kind)
                 guard !kindRows.isEmpty else { continue }
                 body.append("  t=\(kind.t) \(kind.kind)")
-                for (path, count, detail) in kindRows { body += Self.row(path, count, detail, columns: columns) }
+                for (path, count, detail, below) in kindRows {
+                    body += Self.row(path, count, detail, columns: columns)
+                    if let below { body += Self.fitted("      " + below, columns: columns) }
+                }
             }
             guard !body.isEmpty else { return }
             lines.append(title)
             lines += body
             lines.append("")
         }
-        section("New keys (the model does not know them): count, types, sample") { kind in
-            kind.newKeys.map { ($0.path, $0.count, Self.types($0.types) + "  " + $0.sample) }
+        section("New keys (the model does not know them): count, types, sample; first at") { kind in
+            // Where it was first seen: the line `fixture add --line` takes.
+            kind.newKeys.map { ($0.path, $0.count, Self.types($0.types) + "  " + $0.sample, "first at \($0.firstSeen)") }
         }
         section("Type drift (declared form): count, types seen") { kind in
             kind.drift.map { drift in
@@ -187,11 +192,11 @@ extension AuditReport {
                     if let at = drift.unexpectedAt { detail += " at \(at)" }
                 }
                 let declared = drift.declared.map { " (\($0)\(drift.optional == true ? "?" : ""))" } ?? ""
-                return (drift.path + declared, drift.count, detail)
+                return (drift.path + declared, drift.count, detail, nil)
             }
         }
         section("Required keys missing: messages (or objects), first at") { kind in
-            kind.missing.map { ($0.path, $0.count, "first at \($0.firstSeen)") }
+            kind.missing.map { ($0.path, $0.count, "first at \($0.firstSeen)", nil) }
         }
         if !unknownKinds.isEmpty {
             lines.append("Unknown kinds: messages, first at, sample")
