@@ -341,7 +341,9 @@ public struct Audit: Sendable {
 
     // MARK: - Report
 
-    public func report() -> AuditReport {
+    /// What was found. With `listingKnownKeys`, each kind also lists every known key seen with its JSON types
+    /// (`AuditReport.Kind.keys`): `coins` a string 100% of the time, declared `int`, is no drift, but shows there.
+    public func report(listingKnownKeys: Bool = false) -> AuditReport {
         var reportKinds: [AuditReport.Kind] = []
         for (t, tally) in kinds.sorted(by: { $0.key < $1.key }) {
             let name = BCType(rawValue: t)?.name ?? "?"
@@ -354,6 +356,11 @@ public struct Audit: Sendable {
                     kind.newKeys.append(AuditReport.NewKey(path: path, count: total, types: types,
                                                            sample: entry.sample ?? "", firstSeen: entry.firstSeen))
                     continue
+                }
+                if listingKnownKeys {
+                    kind.keys = (kind.keys ?? []) + [AuditReport.KnownKey(
+                        path: path, declared: entry.field?.form.rawValue, optional: entry.field?.isOptional,
+                        count: total, types: types)]
                 }
                 let nonNull = seen.keys.filter { $0 != .null }
                 let unexpected = entry.field.map { field in seen.keys.filter { !field.acceptedTypes.contains($0) } } ?? []

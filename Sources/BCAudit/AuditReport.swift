@@ -84,6 +84,8 @@ public struct AuditReport: Hashable, Sendable, Codable {
         public var missing: [Missing] = []
         /// Occurrences of keys not tracked because the kind reached its limit of distinct paths.
         public var untrackedKeys = 0
+        /// Every known key seen, with its JSON types: only when asked for (`audit --keys`).
+        public var keys: [KnownKey]?
 
         public init(t: Int, kind: String, messages: Int, reencoded: Int) {
             self.t = t
@@ -116,6 +118,23 @@ public struct AuditReport: Hashable, Sendable, Codable {
         public var unexpected: [String]
         public var unexpectedSample: String?
         public var unexpectedAt: AuditLocation?
+    }
+
+    /// A known key and the JSON types it was seen with.
+    public struct KnownKey: Hashable, Sendable, Codable {
+        public var path: String
+        public var declared: String?
+        public var optional: Bool?
+        public var count: Int
+        public var types: [String: Int]
+
+        public init(path: String, declared: String?, optional: Bool?, count: Int, types: [String: Int]) {
+            self.path = path
+            self.declared = declared
+            self.optional = optional
+            self.count = count
+            self.types = types
+        }
     }
 
     /// A required key absent from some messages (or from some objects of a nested path).
@@ -193,6 +212,12 @@ extension AuditReport {
                 }
                 let declared = drift.declared.map { " (\($0)\(drift.optional == true ? "?" : ""))" } ?? ""
                 return (drift.path + declared, drift.count, detail, nil)
+            }
+        }
+        section("Known keys seen (declared form): count, types seen") { kind in
+            (kind.keys ?? []).map { key in
+                let declared = key.declared.map { " (\($0)\(key.optional == true ? "?" : ""))" } ?? ""
+                return (key.path + declared, key.count, Self.percentages(key.types), nil)
             }
         }
         section("Required keys missing: messages (or objects), first at") { kind in

@@ -9,6 +9,7 @@ struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Compare captures with the model: new keys and kinds, type drift.",
+        usage: "bcstream audit [<file> ...] [--format text|json] [--keys]\n               [--fail-on-drift]",
         discussion: """
             Reads recordings (listen --record), logs of listen --format ndjson, \
             bcsvr MSG lines and bare JSON messages, one a line, and reports per \
@@ -59,6 +60,9 @@ struct AuditCommand: ParsableCommand {
     @Flag(help: "Exit 3 when a new key, kind, type drift or missing required key is found.")
     var failOnDrift = false
 
+    @Flag(help: "Also list every known key seen, with the JSON types it came as.")
+    var keys = false
+
     func run() throws {
         var audit = Audit()
         var unread = 0
@@ -70,7 +74,7 @@ struct AuditCommand: ParsableCommand {
                 Self.note(problem.description)
             })
         }
-        let report = audit.report()
+        let report = audit.report(listingKnownKeys: keys)
         switch format {
         case .text:
             print(report.text(columns: TerminalColumns.width(of: STDOUT_FILENO).map { min($0, 100) } ?? 80),

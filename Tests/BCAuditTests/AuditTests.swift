@@ -113,6 +113,21 @@ enum CaptureShape: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    @Test func knownKeysAreListedWithTheirTypesWhenAsked() throws {
+        var audit = Audit()
+        for (index, line) in [Drifted.numberCoins, Drifted.comment].enumerated() {
+            audit.add(line: line, at: AuditLocation(source: "live", line: index + 1))
+        }
+        #expect(audit.report().kinds.allSatisfy { $0.keys == nil }, "not unless asked")
+        let report = audit.report(listingKnownKeys: true)
+        let gift = try #require(report.kinds.first { $0.t == 35 }?.keys)
+        #expect(gift.first { $0.path == "coins" } == AuditReport.KnownKey(
+            path: "coins", declared: "int", optional: false, count: 1, types: ["number": 1]))
+        #expect(gift.map(\.path) == ["ac", "coins", "count", "gift_id", "gift_title", "u"])
+        #expect(report.text().contains("Known keys seen (declared form)"))
+        #expect(report.findings.total == 0, "listing is not finding")
+    }
+
     @Test func aCleanCaptureHasNoFindings() {
         let report = Self.audit([Drifted.comment, Drifted.numberCoins])
         #expect(report.findings.total == 0)
