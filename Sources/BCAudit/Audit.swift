@@ -65,8 +65,6 @@ public struct Audit: Sendable {
         }
     }
 
-    /// Audits one message's JSON text as received.
-
     /// Counts a line that could not be read (quoting the first few in the report).
     public mutating func addBadLine(reason: String, at location: AuditLocation) {
         badLines += 1
@@ -103,10 +101,10 @@ public struct Audit: Sendable {
         guard let type = BCType(rawValue: t), let shape = KindShape.all[type] else {
             return countUnknown(t: t, sample: sample(bytes, root.range), at: location)
         }
-        var tally = kinds[t] ?? KindTally()
-        kinds[t] = nil  // so that `tally` is the only reference while it changes
-        tally.messages += 1
-        var walk = Walk(bytes: bytes, shape: shape, location: location, limits: limits, tally: tally)
+        // Taken out of `kinds` while it changes, so that its tables are not copied (copy on write) per message.
+        var walk = Walk(bytes: bytes, shape: shape, location: location, limits: limits,
+                        tally: kinds.removeValue(forKey: t) ?? KindTally())
+        walk.tally.messages += 1
         walk.object(members, at: "")
         kinds[t] = walk.tally
     }
