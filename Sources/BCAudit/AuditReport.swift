@@ -31,6 +31,9 @@ public struct AuditReport: Hashable, Sendable, Codable {
     /// Each limit of memory that was reached, in words; empty when the report is complete.
     public var limitsReached: [String]
     public var findings: Findings
+    /// The earlier report this one was compared with (`audit --baseline FILE`): then the findings are only what
+    /// that one did not have.
+    public var baseline: String?
 
     public init(messages: Int, reencoded: Int, skippedLines: Int, badLines: Int, badLineSamples: [BadLine],
                 kinds: [Kind], unknownKinds: [UnknownKind], untrackedUnknownKindMessages: Int,
@@ -44,11 +47,59 @@ public struct AuditReport: Hashable, Sendable, Codable {
         self.unknownKinds = unknownKinds
         self.untrackedUnknownKindMessages = untrackedUnknownKindMessages
         self.limitsReached = limitsReached
+        findings = Findings(newKeys: 0, newKinds: 0, drift: 0, missingKeys: 0)
+        recount()
+    }
+
+    private mutating func recount() {
         findings = Findings(
             newKeys: kinds.map(\.newKeys.count).reduce(0, +),
             newKinds: unknownKinds.count + (untrackedUnknownKindMessages > 0 ? 1 : 0),
             drift: kinds.map(\.drift.count).reduce(0, +),
             missingKeys: kinds.map(\.missing.count).reduce(0, +))
+    }
+
+    /// This report with only what `earlier` (named `name`) did not have: a new key, an unknown kind or a missing
+    /// key it did not report, and, as drift, a key seen with a JSON type it was never seen with there (mixed or
+    /// not: `coins` always a string before and now a number is drift from what was seen before). The types an
+    /// earlier report knows of a key are those of its `keys` (made with `--keys`) and its `drift`; a known key it
+    /// has no types for keeps this report's verdict. The counts of messages and kinds are this report's.
+    public func comparing(with earlier: AuditReport, named name: String) -> AuditReport {
+        struct Path: Hashable {
+            let t: Int
+            let path: String
+        }
+        var seenTypes: [Path: Set<String>] = [:]
+        for kind in earlier.kinds {
+            for key in kind.keys ?? [] { seenTypes[Path(t: kind.t, path: key.path), default: []].formUnion(key.types.keys) }
+            for drift in kind.drift { seenTypes[Path(t: kind.t, path: drift.path), default: []].formUnion(drift.types.keys) }
+        }
+        let earlierNewKeys = Set(earlier.kinds.flatMap { kind in kind.newKeys.map { Path(t: kind.t, path: $0.path) } })
+        let earlierMissing = Set(earlier.kinds.flatMap { kind in kind.missing.map { Path(t: kind.t, path: $0.path) } })
+        let earlierKinds = Set(earlier.unknownKinds.map(\.t))
+
+        var result = self
+        result.baseline = name
+        result.unknownKinds = unknownKinds.filter { !earlierKinds.contains($0.t) }
+        result.kinds = kinds.map { kind in
+            var kind = kind
+            kind.newKeys = kind.newKeys.filter { !earlierNewKeys.contains(Path(t: kind.t, path: $0.path)) }
+            kind.missing = kind.missing.filter { !earlierMissing.contains(Path(t: kind.t, path: $0.path)) }
+            func isNew(_ path: String, _ types: [String: Int]) -> Bool? {
+                guard let before = seenTypes[Path(t: kind.t, path: path)] else { return nil }
+                return !Set(types.keys).subtracting(before).subtracting(["null"]).isEmpty
+            }
+            var drift = kind.drift.filter { isNew($0.path, $0.types) ?? true }
+            let drifted = Set(drift.map(\.path))
+            for key in kind.keys ?? [] where !drifted.contains(key.path) && isNew(key.path, key.types) == true {
+                drift.append(Drift(path: key.path, declared: key.declared, optional: key.optional, count: key.count,
+                                   types: key.types, unexpected: []))
+            }
+            kind.drift = drift.sorted { $0.path < $1.path }
+            return kind
+        }
+        result.recount()
+        return result
     }
 
     /// How many distinct things differ from the model.
@@ -105,7 +156,7 @@ public struct AuditReport: Hashable, Sendable, Codable {
     }
 
     /// A known key seen with more than one JSON type (`null` aside), or with a type its declared form does not
-    /// accept (`unexpected`).
+    /// accept (`unexpected`); against a baseline, one seen with a type the baseline never saw it with.
     public struct Drift: Hashable, Sendable, Codable {
         public var path: String
         /// The form the catalogue declares (`int`, `string`, `bool`, `double`, `openEnum`, `object`, `array`,
@@ -166,6 +217,9 @@ extension AuditReport {
         if badLines > 0 { head += ", \(badLines) bad line\(badLines == 1 ? "" : "s")" }
         if skippedLines > 0 { head += ", \(skippedLines) skipped (not messages)" }
         lines += Self.wrap(head, columns: columns)
+        if let baseline {
+            lines += Self.wrap("Compared with \(baseline): only what it did not have is reported.", columns: columns)
+        }
         lines.append("")
 
         // The kinds: a table.

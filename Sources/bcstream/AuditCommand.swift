@@ -9,7 +9,7 @@ struct AuditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Compare captures with the model: new keys and kinds, type drift.",
-        usage: "bcstream audit [<file> ...] [--format text|json] [--keys]\n               [--fail-on-drift]",
+        usage: "bcstream audit [<file> ...] [--format text|json] [--keys]\n               [--baseline report.json] [--fail-on-drift]",
         discussion: """
             Reads recordings (listen --record), logs of listen --format ndjson, \
             bcsvr MSG lines and bare JSON messages, one a line, and reports per \
@@ -27,6 +27,11 @@ struct AuditCommand: ParsableCommand {
             where a message with an unknown key fails. A .json file is one \
             message, as in Tests/Payloads.
 
+            --baseline compares with an earlier --format json --keys report and \
+            reports only what it did not have: a new key, kind or missing key \
+            it did not list, and as drift a key seen with a JSON type it never \
+            had there (coins: always a string before, now a number too).
+
             At most 1000 key paths per kind and 256 unknown kinds are tracked; \
             the report says when a limit was reached. Text quoted from the \
             input is escaped; samples are cut at 60 characters.
@@ -38,7 +43,8 @@ struct AuditCommand: ParsableCommand {
 
             Examples:
               bcstream audit live.ndjson
-              bcstream audit --format json --fail-on-drift recordings/
+              bcstream audit --format json --keys monday.ndjson > monday.json
+              bcstream audit --baseline monday.json --fail-on-drift tuesday.ndjson
               bcstream listen wss://host/ --key K --audit
             """
     )
@@ -63,6 +69,10 @@ struct AuditCommand: ParsableCommand {
     @Flag(help: "Also list every known key seen, with the JSON types it came as.")
     var keys = false
 
+    @Option(help: ArgumentHelp(
+        "Report only what this earlier report (--format json --keys) did not have.", valueName: "report.json"))
+    var baseline: String?
+
     func run() throws {
         var audit = Audit()
         var unread = 0
@@ -74,7 +84,11 @@ struct AuditCommand: ParsableCommand {
                 Self.note(problem.description)
             })
         }
-        let report = audit.report(listingKnownKeys: keys)
+        var report = audit.report(listingKnownKeys: keys || baseline != nil)
+        if let baseline {
+            report = report.comparing(with: try Self.earlierReport(baseline), named: baseline)
+            if !keys { for index in report.kinds.indices { report.kinds[index].keys = nil } }
+        }
         switch format {
         case .text:
             print(report.text(columns: TerminalColumns.width(of: STDOUT_FILENO).map { min($0, 100) } ?? 80),
@@ -84,6 +98,21 @@ struct AuditCommand: ParsableCommand {
         }
         if unread > 0 { throw ExitCode(1) }
         if failOnDrift && report.findings.total > 0 { throw ExitCode(Self.driftStatus) }
+    }
+
+    /// A report `--format json` wrote earlier.
+    static func earlierReport(_ path: String) throws -> AuditReport {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure("cannot read the baseline \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(AuditReport.self, from: data)
+        } catch {
+            throw CommandFailure("\(path) is not a report of `bcstream audit --format json` (\(AuditReport.schemaVersion))")
+        }
     }
 
     /// The report as `--format json` prints it: pretty, keys sorted, so that two runs compare with `diff`.

@@ -128,6 +128,51 @@ enum CaptureShape: String, CaseIterable, CustomTestStringConvertible {
         #expect(report.findings.total == 0, "listing is not finding")
     }
 
+    // MARK: - Against a baseline
+
+    static let glow = #"{"t":35,"u":"100000001","ac":"Taro","gift_id":"2","gift_title":"Heart","coins":"1","count":1,"glow":true}"#
+
+    /// An earlier report as `--format json --keys` wrote it, read back.
+    static func baseline(_ lines: [String]) throws -> AuditReport {
+        let data = try JSONEncoder().encode(audit(lines, listingKnownKeys: true))
+        return try JSONDecoder().decode(AuditReport.self, from: data)
+    }
+
+    static func audit(_ lines: [String], listingKnownKeys: Bool) -> AuditReport {
+        var audit = Audit()
+        for (index, line) in lines.enumerated() { audit.add(line: line, at: AuditLocation(source: "live", line: index + 1)) }
+        return audit.report(listingKnownKeys: listingKnownKeys)
+    }
+
+    @Test func againstABaselineOnlyWhatItDidNotHaveIsReported() throws {
+        let monday = try Self.baseline([Drifted.newKey, Drifted.missing, Drifted.newKind])
+        let tuesday = Self.audit([Drifted.newKey, Drifted.numberCoins, Drifted.missing, Drifted.newKind, #"{"t":888}"#,
+                                  Self.glow], listingKnownKeys: true)
+        let report = tuesday.comparing(with: monday, named: "monday.json")
+        let gift = try #require(report.kinds.first { $0.t == 35 })
+        #expect(gift.newKeys.map(\.path) == ["glow"], "sparkle and rankings[].x_new were there on Monday")
+        #expect(gift.missing.isEmpty, "gift_id was missing on Monday too")
+        #expect(report.unknownKinds.map(\.t) == [888])
+        #expect(gift.drift.map(\.path) == ["coins"])
+        #expect(gift.drift.first?.types == ["string": 3, "number": 1])
+        #expect(report.findings == AuditReport.Findings(newKeys: 1, newKinds: 1, drift: 1, missingKeys: 0))
+        #expect(gift.messages == 4, "the counts are Tuesday's")
+        #expect(report.text().contains("Compared with monday.json"))
+    }
+
+    @Test func aTypeNeverSeenBeforeIsDriftEvenAlone() throws {
+        let monday = try Self.baseline([Drifted.newKey])  // coins: a string
+        let report = Self.audit([Drifted.numberCoins], listingKnownKeys: true).comparing(with: monday, named: "m")
+        #expect(report.kinds.first?.drift.map(\.path) == ["coins"], "a number now, a string before")
+        #expect(Self.audit([Drifted.numberCoins], listingKnownKeys: false).findings.total == 0, "no drift on its own")
+    }
+
+    @Test func theSameCaptureAgainHasNothingNew() throws {
+        let lines = CaptureShape.recording.lines(Drifted.all)
+        let report = Self.audit(lines, listingKnownKeys: true).comparing(with: try Self.baseline(lines), named: "m")
+        #expect(report.findings.total == 0)
+    }
+
     @Test func aCleanCaptureHasNoFindings() {
         let report = Self.audit([Drifted.comment, Drifted.numberCoins])
         #expect(report.findings.total == 0)

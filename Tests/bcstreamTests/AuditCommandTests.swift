@@ -52,6 +52,30 @@ import Testing
         #expect(try BCStreamProcess.run(["audit", folder.appendingPathComponent("nothing").path]).status == 1)
     }
 
+    @Test func baselineReportsOnlyWhatIsNewAndFailsOnlyThen() throws {
+        let (folder, monday) = try Self.recording([Self.newKey, Self.missing, Self.newKind])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saved = try BCStreamProcess.run(["audit", "--format", "json", "--keys", monday.path])
+        let baseline = folder.appendingPathComponent("monday.json")
+        try saved.stdout.write(to: baseline, atomically: true, encoding: .utf8)
+
+        let same = try BCStreamProcess.run(["audit", "--baseline", baseline.path, "--fail-on-drift", monday.path])
+        #expect(same.status == 0, "nothing new since Monday: \(same.stdout)")
+        #expect(same.stdout.contains("No drift"))
+
+        let (tuesdayFolder, tuesday) = try Self.recording([Self.newKey, Self.boolCoins, Self.newKind, Self.comment,
+                                                            #"{"t":888}"#])
+        defer { try? FileManager.default.removeItem(at: tuesdayFolder) }
+        let changed = try BCStreamProcess.run(["audit", "--baseline", baseline.path, "--fail-on-drift", tuesday.path])
+        #expect(changed.status == 3)
+        #expect(changed.stdout.contains("Compared with \(baseline.path)"))
+        #expect(changed.stdout.contains("coins (int)") && changed.stdout.contains("t=888"))
+        #expect(!changed.stdout.contains("sparkle") && !changed.stdout.contains("t=777"), "Monday had them")
+
+        let notAReport = try BCStreamProcess.run(["audit", "--baseline", monday.path, tuesday.path])
+        #expect(notAReport.status == 1 && notAReport.stderr.contains("is not a report of `bcstream audit --format json`"))
+    }
+
     /// A log of `decode --strict --format ndjson` (as `listen --strict --format ndjson` writes it) keeps the wire
     /// text of every message the model does not fully know: the audit finds the same things in it.
     @Test func readsTheNDJSONLogOfAStrictSession() throws {
