@@ -59,9 +59,13 @@ let package = Package(
         // Fixtures and recordings: finding and loading them, the pace they play at, the demo's script, the
         // prompt's completion, and the bcsvr server that sends them to subscribers.
         .target(name: "BCReplay", dependencies: ["BCMessages", "BCListener", "BCWebSocket"]),
+        // `bcstream audit` and `bcstream fixture add`: captures compared with the model (the catalogue's key paths,
+        // `BCType.wireFields`) and a captured message made into a fixture. Pure Swift over BCMessages only.
+        .target(name: "BCAudit", dependencies: ["BCMessages"]),
         .executableTarget(
             name: "bcstream",
             dependencies: [
+                "BCAudit",
                 "BCMessages",
                 "BCListener",
                 "BCReplay",
@@ -88,9 +92,10 @@ let package = Package(
             name: "BCListenerTests",
             dependencies: ["BCListener", "BCMessages", "BCWebSocket", "TestSupport"]
         ),
+        .testTarget(name: "BCAuditTests", dependencies: ["BCAudit", "BCMessages"]),
         .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]),
         // Runs the built command as a user would.
-        .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCMessages", "TestSupport"]),
+        .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCAudit", "BCMessages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,6 +32,7 @@ public enum KindsGenerator {
         }
         files.append(GeneratedFile(path: "BCType.swift", contents: DispatchEmitter.bcType(catalogue)))
         files.append(GeneratedFile(path: "BCResponse.swift", contents: DispatchEmitter.bcResponse(catalogue)))
+        files.append(GeneratedFile(path: "BCType+WireFields.swift", contents: ShapeEmitter.file(catalogue)))
         return files.sorted { $0.path < $1.path }
     }
 

@@ -74,6 +74,9 @@ struct ListenCommand: AsyncParsableCommand {
     @Flag(help: "Strict decoding: report unknown kinds and keys the model does not know.")
     var strict = false
 
+    @Flag(help: "At the end, print on stderr what `bcstream audit` reports of the messages.")
+    var audit = false
+
     func validate() throws {
         if keys.isEmpty { throw ValidationError("Pass at least one --key (the live's bcsvr_key, like 118f91f:UdoBre1M).") }
         guard let parsed = URL(string: url), ["ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil else {
@@ -104,9 +107,12 @@ struct ListenCommand: AsyncParsableCommand {
             configuration.decodingMode = strict ? .strict : .lenient
             return ChannelListener(configuration: configuration, webSocket: webSocket, recorder: recorder, loop: loop)
         }
-        let session = ListenSession(listeners: listeners, format: format, count: count,
+        let liveAudit = audit ? LiveAudit() : nil
+        var session = ListenSession(listeners: listeners, format: format, count: count,
                                     duration: duration.map { .milliseconds(Int64($0 * 1000)) })
-        let outcome = try await cancellingOnInterrupt { await session.run() }
+        if let liveAudit { session.onEvent = { event, key in liveAudit.observe(event, key: key) } }
+        let outcome = try await cancellingOnInterrupt { [session] in await session.run() }
+        liveAudit?.printReport()
         // Closes what is still open (1001, going away, if the session's own close has not gone out yet) and waits
         // for the close handshakes, at most about a second.
         await loop.shutdown()

@@ -12,6 +12,8 @@ struct ListenSession {
     let count: Int?
     /// Stop after this long.
     let duration: Duration?
+    /// Sees every event of every channel, with its key, before it is printed (`listen --audit`).
+    var onEvent: (@Sendable (BCListenerEvent, String) -> Void)? = nil
 
     struct Outcome: Sendable {
         /// Some channel stopped for good on an error (fatal status, attempts exhausted).
@@ -30,9 +32,11 @@ struct ListenSession {
             for listener in listeners {
                 let key = listener.configuration.key
                 let host = listener.configuration.host
+                let onEvent = onEvent
                 group.addTask {
                     var events = listener.makeAsyncIterator()
                     while let event = await events.next() {
+                        onEvent?(event, key)
                         let keepGoing = printer.handle(event, key: key, host: host)
                         if !events.moreAreWaiting { printer.output.flush() }
                         if !keepGoing { break }

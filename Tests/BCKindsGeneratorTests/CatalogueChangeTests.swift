@@ -89,6 +89,45 @@ import Testing
         }
     }
 
+    /// What `bcstream audit` compares captures with: the added key and kind are known to it with no more work.
+    @Test func anAddedKeyAndKindAreKnownToTheAudit() throws {
+        let swift = try Self.file("BCType+WireFields.swift")
+        for line in [
+            "        .viewerCountChanged: [",
+            "            BCWireField(\"online_viewer_num\", .int),",
+            "            BCWireField(\"peak_viewer_num\", .int, optional: true),",
+            "        .stickerSent: [",
+            "            BCWireField(\"sticker_id\", .string),",
+            "            BCWireField(\"collab_type\", .openEnum, optional: true),",
+            "        .liveUnlinked: [],",
+        ] {
+            #expect(swift.contains(line + "\n"), "\(line)")
+        }
+    }
+
+    /// Nested structs give nested paths: an object's keys after `.`, an array's elements as `[]`.
+    @Test func nestedStructsGiveNestedPaths() throws {
+        let ranked = Struct("Ranked", doc: "t=132: rankings.", [
+            .optional("rankings", "rankings", .objects("Ranking"), "the rankings."),
+            .required("ids", "ids", .ints, "ids."),
+        ], nested: [Struct("Ranking", doc: "One ranking.", [
+            .required("r", "rank", .int, "the rank."),
+            .optional("owner", "owner", .object("Owner"), "who."),
+        ], nested: [Struct("Owner", doc: "Who.", [.required("n", "name", .string, "the name.")])])])
+        let files = try KindsGenerator.files(for: Catalogue(kinds: [Kind(132, "ranked", "r", app: nil, .captured, ranked)]))
+        let swift = try #require(files.first { $0.path == "BCType+WireFields.swift" }).contents
+        let expected = [
+            #"BCWireField("rankings", .array, optional: true),"#,
+            #"BCWireField("rankings[]", .object),"#,
+            #"BCWireField("rankings[].r", .int),"#,
+            #"BCWireField("rankings[].owner", .object, optional: true),"#,
+            #"BCWireField("rankings[].owner.n", .string),"#,
+            #"BCWireField("ids", .array),"#,
+            #"BCWireField("ids[]", .int),"#,
+        ].map { "            " + $0 + "\n" }.joined()
+        #expect(swift.contains(expected), "\(swift)")
+    }
+
     @Test func aKeyWrittenTwiceIsAnErrorThatNamesIt() {
         let twice = Struct("Twice", doc: "t=131: a key read twice.", [
             .required("cm", "text", .string, "the text."),

@@ -4,9 +4,9 @@ import Testing
 /// What a person meets first: help that reads on an 80-column terminal, a version, and typos that fail.
 @Suite("The command line's surface")
 struct CommandLineSurfaceTests {
-    static let subcommands = ["demo", "listen", "replay", "decode", "types", "bench"]
+    static let subcommands = ["demo", "listen", "replay", "decode", "types", "audit", "fixture", "bench"]
 
-    @Test("help fits 80 columns", arguments: [[]] + subcommands.map { [$0] })
+    @Test("help fits 80 columns", arguments: [[]] + subcommands.map { [$0] } + [["fixture", "add"]])
     func helpFits80Columns(subcommand: [String]) throws {
         let result = try BCStreamProcess.run(subcommand + ["--help"])
         #expect(result.status == 0)
