@@ -3,8 +3,8 @@
 #   1. swift test: every Swift Testing suite (unit, loopback integration against the Python peers, the built CLI);
 #   2. the hostile-peer suite (Tests/Hostile, pytest): raw-socket servers and clients against the built bcstream;
 #   3. the decoders' fuzz target for a minute (Fuzz/run.sh);
-#   4. the peer benchmark and the decoding benchmark beside msgspec, small (Benchmarks/peers/run.sh --small,
-#      Benchmarks/decode/run.sh --small), so that they keep working;
+#   4. the benchmarks, small, so that they keep working: the peers (Benchmarks/peers), decoding beside msgspec
+#      (Benchmarks/decode) and many channels in one listen (Benchmarks/subscriptions);
 #   5. the libwebsockets binding's tests once more under AddressSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,7 @@ bash Fuzz/run.sh 60
 # `Benchmarks/peers/run.sh` on a release build, see the README's Performance section).
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/peers/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/decode/run.sh --small
+BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/subscriptions/run.sh --small
 
 
 # Memory errors only: LeakSanitizer reports allocations that libwebsockets and Foundation's Process keep until

@@ -41,6 +41,11 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("key"), help: "A channel key to subscribe to (bcsvr_key, like 118f91f:UdoBre1M). Repeat for several lives.")
     var keys: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "A file of channel keys, one a line (# comments; - for stdin): for hundreds or thousands of lives.",
+        valueName: "file"))
+    var keysFile: String?
+
     @Option(help: "Output format: text (one readable line per message) or ndjson ({\"t\":…,\"kind\":…,\"key\":…,\"message\":{…}}).")
     var format: MessageFormatter.Format = .text
 
@@ -78,7 +83,9 @@ struct ListenCommand: AsyncParsableCommand {
     var audit = false
 
     func validate() throws {
-        if keys.isEmpty { throw ValidationError("Pass at least one --key (the live's bcsvr_key, like 118f91f:UdoBre1M).") }
+        if keys.isEmpty && keysFile == nil {
+            throw ValidationError("Pass at least one --key (the live's bcsvr_key, like 118f91f:UdoBre1M) or --keys-file.")
+        }
         guard let parsed = URL(string: url), ["ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil else {
             throw ValidationError(TerminalText.escaped("\(url) is not a ws:// or wss:// URL (e.g. wss://online.example.com/)."))
         }
@@ -98,8 +105,19 @@ struct ListenCommand: AsyncParsableCommand {
         // A loop of its own, shut down before the process exits: without that the process can end before the
         // loop's thread has sent the close frames (`the live ended`, or `cancelled` after --count/--duration), and
         // the server sees the connections drop.
-        let loop = WebSocketLoop(name: "bcstream.listen")
-        let listeners = keys.map { key in
+        let keys: [String]
+        do {
+            keys = try ChannelKeys.collect(keys: self.keys, file: keysFile)
+            // Each channel holds a socket; the rest is files, the recording and lws' own.
+            try DescriptorLimit.ensure(keys.count + 64)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if keys.isEmpty { throw ValidationError("\(keysFile ?? "the keys file") holds no key.") }
+        // Loops of at most 500 connections each: start-up stays linear in the channels (WebSocketLoopPool).
+        let loops = WebSocketLoopPool(connections: keys.count, name: "bcstream.listen")
+        let listeners = keys.enumerated().map { index, key in
+            let loop = loops.loop(for: index)
             var configuration = BCListenerConfiguration(key: key, url: endpoint)
             configuration.pingInterval = .seconds(pingInterval)
             configuration.connectTimeout = .seconds(connectTimeout)
@@ -115,7 +133,7 @@ struct ListenCommand: AsyncParsableCommand {
         liveAudit?.printReport()
         // Closes what is still open (1001, going away, if the session's own close has not gone out yet) and waits
         // for the close handshakes, at most about a second.
-        await loop.shutdown()
+        await loops.shutdown()
         if outcome.failed { throw ExitCode(1) }
     }
 }
