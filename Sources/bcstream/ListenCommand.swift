@@ -26,12 +26,19 @@ struct ListenCommand: AsyncParsableCommand {
             At most 1,024 messages (4 MiB) wait for a slow stdout; then reading stops and TCP holds the \
             server back. Names and comments are printed with control characters escaped.
 
+            Many lives: --keys-file takes one key a line (up to 100,000; a key with a TAB, space or \
+            line break is refused). Each channel is read and decoded by its own task, on every core; \
+            connections are spread over loops of 500. A channel holds about 19 KiB, or about 120 KiB \
+            with compression (zlib state): use --no-compression for thousands of lives.
+
             Examples:
               bcstream listen wss://online.example.com/ --key 118f91f:UdoBre1M
               bcstream listen ws://127.0.0.1:8080/ --key a:1 --key b:2 \\
                   --format ndjson --record session.ndjson
               bcstream listen wss://online.example.com/ --key 118f91f:UdoBre1M \\
                   --count 100 --duration 60
+              bcstream listen wss://online.example.com/ --keys-file lives.txt \\
+                  --format ndjson --no-compression     # thousands of lives
             """
     )
 
