@@ -22,7 +22,7 @@ struct TapeObject {
 
     /// The value for a key that must be there and not null.
     @inline(__always)
-    private func present(_ key: String) throws(FastMiss) -> Int32 {
+    private func present(_ key: StaticString) throws(FastMiss) -> Int32 {
         guard let index = document.value(forKey: key, in: table), document.entries[Int(index)].kind != .null
         else { throw FastMiss() }
         return index
@@ -30,7 +30,7 @@ struct TapeObject {
 
     /// The value for an optional key: nil when absent or null.
     @inline(__always)
-    private func optional(_ key: String) -> Int32? {
+    private func optional(_ key: StaticString) -> Int32? {
         guard let index = document.value(forKey: key, in: table), document.entries[Int(index)].kind != .null
         else { return nil }
         return index
@@ -42,47 +42,47 @@ struct TapeObject {
         return value
     }
 
-    func string(_ key: String) throws(FastMiss) -> String { try read(try present(key), document.forceString) }
-    func int(_ key: String) throws(FastMiss) -> Int { try read(try present(key), document.forceInt) }
-    func bool(_ key: String) throws(FastMiss) -> Bool { try read(try present(key), document.forceBool) }
-    func double(_ key: String) throws(FastMiss) -> Double { try read(try present(key), document.forceDouble) }
+    func string(_ key: StaticString) throws(FastMiss) -> String { try read(try present(key), document.forceString) }
+    func int(_ key: StaticString) throws(FastMiss) -> Int { try read(try present(key), document.forceInt) }
+    func bool(_ key: StaticString) throws(FastMiss) -> Bool { try read(try present(key), document.forceBool) }
+    func double(_ key: StaticString) throws(FastMiss) -> Double { try read(try present(key), document.forceDouble) }
 
-    func optionalString(_ key: String) throws(FastMiss) -> String? {
+    func optionalString(_ key: StaticString) throws(FastMiss) -> String? {
         guard let index = optional(key) else { return nil }
         return try read(index, document.forceString)
     }
 
-    func optionalInt(_ key: String) throws(FastMiss) -> Int? {
+    func optionalInt(_ key: StaticString) throws(FastMiss) -> Int? {
         guard let index = optional(key) else { return nil }
         return try read(index, document.forceInt)
     }
 
-    func optionalBool(_ key: String) throws(FastMiss) -> Bool? {
+    func optionalBool(_ key: StaticString) throws(FastMiss) -> Bool? {
         guard let index = optional(key) else { return nil }
         return try read(index, document.forceBool)
     }
 
-    func optionalDouble(_ key: String) throws(FastMiss) -> Double? {
+    func optionalDouble(_ key: StaticString) throws(FastMiss) -> Double? {
         guard let index = optional(key) else { return nil }
         return try read(index, document.forceDouble)
     }
 
     /// A nested object that must be there (`var x: T`).
-    func object(_ key: String) throws(FastMiss) -> TapeObject { try TapeObject(document, at: try present(key)) }
+    func object(_ key: StaticString) throws(FastMiss) -> TapeObject { try TapeObject(document, at: try present(key)) }
 
     /// A nested object that may be absent or null (`var x: T?`).
-    func optionalObject(_ key: String) throws(FastMiss) -> TapeObject? {
+    func optionalObject(_ key: StaticString) throws(FastMiss) -> TapeObject? {
         guard let index = optional(key) else { return nil }
         return try TapeObject(document, at: index)
     }
 
     /// An array of forcible elements that must be there (`@ForcibleArray var x: [String]`).
-    func forcedArray<Element>(_ key: String, _ rule: (Int32) -> Element?) throws(FastMiss) -> [Element] {
+    func forcedArray<Element>(_ key: StaticString, _ rule: (Int32) -> Element?) throws(FastMiss) -> [Element] {
         try forcedElements(try present(key), rule)
     }
 
     /// An optional array of forcible elements (`@OptionalForcibleArray var x: [Int]?`).
-    func optionalForcedArray<Element>(_ key: String, _ rule: (Int32) -> Element?) throws(FastMiss) -> [Element]? {
+    func optionalForcedArray<Element>(_ key: StaticString, _ rule: (Int32) -> Element?) throws(FastMiss) -> [Element]? {
         guard let index = optional(key) else { return nil }
         return try forcedElements(index, rule)
     }
@@ -102,7 +102,7 @@ struct TapeObject {
 
     /// An optional object of forcible strings (`@Forcible var x: [String: String]?`); the first of duplicate
     /// keys wins.
-    func optionalStringDictionary(_ key: String) throws(FastMiss) -> [String: String]? {
+    func optionalStringDictionary(_ key: StaticString) throws(FastMiss) -> [String: String]? {
         guard let index = optional(key) else { return nil }
         guard document.entries[Int(index)].kind == .object else { throw FastMiss() }
         var result: [String: String] = [:]
@@ -119,7 +119,7 @@ struct TapeObject {
     }
 
     /// An array of objects that must be there (`var x: [T]`).
-    func objects<T>(_ key: String, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> [T] {
+    func objects<T>(_ key: StaticString, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> [T] {
         guard let objects = try optionalObjects(key, make) else { throw FastMiss() }
         return objects
     }
@@ -132,7 +132,7 @@ struct TapeObject {
     }
 
     /// An optional array of objects (`var x: [T]?`, each element required).
-    func optionalObjects<T>(_ key: String, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> [T]? {
+    func optionalObjects<T>(_ key: StaticString, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> [T]? {
         guard let index = optional(key) else { return nil }
         guard document.entries[Int(index)].kind == .array else { throw FastMiss() }
         var result: [T] = []
