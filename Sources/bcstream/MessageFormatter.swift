@@ -22,13 +22,16 @@ struct MessageFormatter {
         return encoder
     }()
 
-    /// One line for a message that decoded (a known kind or `.unknown`). `raw` is the message text.
-    func line(for response: BCResponse, raw: String, key: String? = nil) -> String {
+    /// One line for a message that decoded (a known kind or `.unknown`). `raw` is the message text. A `backlog`
+    /// message (a recent comment fetched from the API, not received live) is marked: `[backlog]` before the
+    /// text, `"backlog":true` in NDJSON.
+    func line(for response: BCResponse, raw: String, key: String? = nil, backlog: Bool = false) -> String {
         switch format {
         case .text:
             // The summary quotes names and comments as received: this is where they meet the terminal.
             return TerminalText.escaped(
-                "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) \(response.summary)")
+                "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) "
+                    + (backlog ? Self.backlogMark + " " : "") + response.summary)
         case .ndjson:
             // Written directly (`CanonicalJSONWriter`, the generated `writeCanonicalJSON(into:)`), byte for byte
             // the line `encodedLine` builds with `JSONEncoder` at a fraction of the cost; that one stays for the
@@ -42,6 +45,7 @@ struct MessageFormatter {
                 writer.raw(",\"key\":")
                 writer.string(key)
             }
+            if backlog { writer.raw(",\"backlog\":true") }
             if case .unknown(let unknown) = response {
                 writer.raw(",\"raw\":")
                 writer.object(unknown.json)
@@ -50,14 +54,18 @@ struct MessageFormatter {
                 response.writeCanonicalPayloadJSON(into: &writer)
             }
             writer.raw("}")
-            return writer.failed ? Self.encodedLine(for: response, key: key) : writer.text
+            return writer.failed ? Self.encodedLine(for: response, key: key, backlog: backlog) : writer.text
         }
     }
 
+    /// What marks a backlog message in text output.
+    static let backlogMark = "[backlog]"
+
     /// The NDJSON line of a decoded message, built with `JSONEncoder`.
-    static func encodedLine(for response: BCResponse, key: String?) -> String {
+    static func encodedLine(for response: BCResponse, key: String?, backlog: Bool = false) -> String {
         var fields = ["\"t\":\(response.t)", "\"kind\":\(Self.quoted(response.kind))"]
         if let key { fields.append("\"key\":\(Self.quoted(key))") }
+        if backlog { fields.append("\"backlog\":true") }
         if case .unknown(let unknown) = response {
             fields.append("\"raw\":\(Self.json(JSONValue.object(unknown.json)))")
         } else {
