@@ -21,7 +21,7 @@ struct ListenCommand: AsyncParsableCommand {
             variable BCSTREAM_COOKIE (never printed). --ca-file and --insecure serve both the API and \
             wss://. An API answer over 1 MiB is refused.
 
-            With a user page, --wait polls the profile every --poll-interval seconds (±20 %, twice as \
+            With a user page, --wait polls the profile every --poll-interval seconds (±20%, twice as \
             long after each failure up to 15 min; a line on stderr says when) until the streamer goes \
             live, then follows that live to its end; --follow-next then waits for the next live, for \
             ever. --backlog prints the live's recent comments first, oldest first, marked [backlog] \
@@ -84,7 +84,7 @@ struct ListenCommand: AsyncParsableCommand {
     @Flag(help: "Print the live's recent comments first (the API's backlog).")
     var backlog = false
 
-    @Option(help: "Output format: text (one readable line per message) or ndjson ({\"t\":…,\"kind\":…,\"key\":…,\"message\":{…}}).")
+    @Option(help: "Output format: text (one readable line per message) or ndjson (one JSON object a line: t, kind, key, backlog, message).")
     var format: MessageFormatter.Format = .text
 
     @Option(help: "Stop after this many messages (all channels together).")

@@ -23,10 +23,14 @@ public final class PeerProcess: @unchecked Sendable {
     public let name: String
 
     /// Starts `executable` with `arguments`; its stdin is a pipe that stays open, empty, until `stop()`.
-    public init(executable: String, arguments: [String], name: String) throws {
+    /// `environment` adds to (or replaces entries of) this process's environment.
+    public init(executable: String, arguments: [String], name: String, environment: [String: String] = [:]) throws {
         self.name = name
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = stdoutPipe
         let err = stderrPipe
         process.standardOutput = out
@@ -164,6 +168,8 @@ public struct PeerScript: Sendable, Hashable {
     public static let webSocket = PeerScript(file: "ws_peer.py")
     /// The scripted bcsvr server BCListener's integration tests drive.
     public static let bcsvr = PeerScript(file: "bcsvr_peer.py")
+    /// The stand-in for the live directory's REST API over HTTPS (the shared samples and failure answers).
+    public static let api = PeerScript(file: "api_peer.py")
 
     /// `Tests/Peers`, found from this file: `Tests/TestSupport/PeerProcess.swift`.
     public static let directory: String = URL(fileURLWithPath: #filePath)
