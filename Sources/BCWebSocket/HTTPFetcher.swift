@@ -8,7 +8,14 @@ import Synchronization
 /// runs on a context and thread of its own, torn down when it ends.
 ///
 /// Redirects are not followed (an answer in 3xx is returned as it is), HTTP/1.1 only, and the body is capped
-/// (`HTTPFetchRequest.maxBodySize`): the server is not trusted.
+/// (`HTTPFetchRequest.maxBodySize`): the server is not trusted. A timeout or a cancellation ends the service
+/// loop at once; destroying the context closes the connection.
+///
+/// A limit of lws 4.1.6: every context created with `LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT` (each fetch, each
+/// `WebSocketLoop`, each `WebSocketServer`) takes new OpenSSL ex-data indexes for the whole process, so a TLS
+/// handshake in flight in another context at that moment fails its certificate check. `bcstream listen` never
+/// overlaps the two (it fetches before connecting, or once subscribed, and polls while no live is followed);
+/// docs/DESIGN.md tells the way out (one long-lived context for all fetches, or lws 4.3).
 public enum HTTPFetcher {
     /// Performs one GET. Any HTTP status is an answer; only the lack of one throws.
     public static func fetch(_ request: HTTPFetchRequest) async throws(HTTPFetchFailure) -> HTTPFetchResponse {
@@ -41,15 +48,10 @@ private final class HTTPExchange: Sendable {
 
     private struct State {
         /// Set while the context lives, so that `cancel()` can wake its service call; nil before it is destroyed.
-        /// Pointers are kept as addresses: `OpaquePointer` is not `Sendable`, and only the service thread
-        /// dereferences them (`cancel()` calls `lws_cancel_service`, which lws allows from any thread).
+        /// Kept as an address: `OpaquePointer` is not `Sendable`; `cancel()` only passes it to
+        /// `lws_cancel_service`, which lws allows from any thread, and only while this is set (under the lock).
         var contextAddress: UInt = 0
-        var wsiAddress: UInt = 0
         var context: OpaquePointer? { OpaquePointer(bitPattern: contextAddress) }
-        var wsi: OpaquePointer? {
-            get { OpaquePointer(bitPattern: wsiAddress) }
-            set { wsiAddress = UInt(bitPattern: newValue.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0) }
-        }
         var status = 0
         var body: [UInt8] = []
         var failure: HTTPFetchFailure?
@@ -57,7 +59,6 @@ private final class HTTPExchange: Sendable {
         /// Nothing more will come: the service loop ends.
         var done = false
         var cancelRequested = false
-        var deadlinePassed = false
         var certificateRejected = false
     }
     private let state = Mutex(State())
@@ -168,11 +169,10 @@ private final class HTTPExchange: Sendable {
             if request.tls.insecure { connection.ssl_connection |= bc_lws_ccflag_insecure() }
             connection.alpn = cString("http/1.1")
         }
-        let wsi = lws_client_connect_via_info(&connection)
-        state.withLock { state in
-            if let wsi, !state.done {
-                state.wsi = wsi
-            } else if wsi == nil, !state.done {
+        // lws may call CLIENT_CONNECTION_ERROR before returning, which ends the exchange with its reason.
+        if lws_client_connect_via_info(&connection) == nil {
+            state.withLock { state in
+                guard !state.done else { return }
                 if state.failure == nil { state.failure = .unreachable("lws could not start a connection to \(host):\(port)") }
                 state.done = true
             }
@@ -185,13 +185,12 @@ private final class HTTPExchange: Sendable {
                             input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            let kill = state.withLock { state -> OpaquePointer? in
-                guard state.cancelRequested, !state.done else { return nil }
+            // `cancel()` woke the service call: stop servicing; destroying the context closes the connection.
+            state.withLock { state in
+                guard state.cancelRequested, !state.done else { return }
                 if state.failure == nil { state.failure = .cancelled }
-                if state.wsi == nil { state.done = true }
-                return state.wsi
+                state.done = true
             }
-            if let kill { bc_lws_kill_async(kill) }
             return 0
         case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
             // `length` is OpenSSL's preverify_ok for one certificate of the chain; lws decides (0).
@@ -201,10 +200,7 @@ private final class HTTPExchange: Sendable {
             return appendHeaders(wsi: wsi, input: input, length: length)
         case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
             let status = Int(lws_http_client_http_response(wsi))
-            state.withLock { state in
-                state.wsi = wsi
-                state.status = status
-            }
+            state.withLock { $0.status = status }
             return 0
         case LWS_CALLBACK_RECEIVE_CLIENT_HTTP:
             // lws has body bytes for us: have it hand them over (RECEIVE_CLIENT_HTTP_READ), chunking removed.
@@ -234,16 +230,12 @@ private final class HTTPExchange: Sendable {
             lws_cancel_service(lws_get_context(wsi))
             return 0
         case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
-            state.withLock { state in
-                state.wsi = nil
-                state.done = true
-            }
+            state.withLock { $0.done = true }
             return 0
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let message = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
             let status = Int(lws_http_client_http_response(wsi))
             state.withLock { state in
-                state.wsi = nil
                 state.done = true
                 guard state.failure == nil else { return }
                 if status > 0 {
@@ -263,22 +255,12 @@ private final class HTTPExchange: Sendable {
         }
     }
 
-    /// The deadline's timer fired: the first time, end the exchange politely (lws closes the connection on
-    /// its next pass and calls back); a second time, half a second later, stop waiting for lws.
-    fileprivate func deadlineReached(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>) {
-        let (kill, again) = state.withLock { state -> (OpaquePointer?, Bool) in
-            guard !state.done else { return (nil, false) }
+    /// The deadline's timer fired: stop servicing; destroying the context closes the connection.
+    fileprivate func deadlineReached() {
+        state.withLock { state in
+            guard !state.done else { return }
             if state.failure == nil { state.failure = .timedOut(request.timeout) }
-            if state.deadlinePassed || state.wsi == nil {
-                state.done = true
-                return (nil, false)
-            }
-            state.deadlinePassed = true
-            return (state.wsi, true)
-        }
-        if let kill { bc_lws_kill_async(kill) }
-        if again, let context = state.withLock({ $0.context }) {
-            lws_sul_schedule(context, 0, sul, bcHTTPFetchTimer, 500_000)
+            state.done = true
         }
     }
 
@@ -339,5 +321,5 @@ private func bcHTTPFetchCallback(
 /// The deadline timer's callback: the sul is the first member of `bc_lws_timer_t`.
 private func bcHTTPFetchTimer(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let sul, let timer = bc_lws_timer_from_sul(sul), let owner = timer.pointee.owner else { return }
-    Unmanaged<HTTPExchange>.fromOpaque(owner).takeUnretainedValue().deadlineReached(sul)
+    Unmanaged<HTTPExchange>.fromOpaque(owner).takeUnretainedValue().deadlineReached()
 }
