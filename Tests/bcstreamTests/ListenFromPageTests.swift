@@ -154,4 +154,19 @@ import Testing
         #expect(refused.status == 64)
         #expect(!refused.stderr.contains("SECRET") && refused.stderr.contains("control character"))
     }
+
+    @Test("wrong combinations are usage errors (64) that say what goes with what", arguments: [
+        (["https://www.mirrativ.com/live/abc", "--key", "a:1"], "--key goes with a ws:// or wss:// endpoint"),
+        (["https://www.mirrativ.com/live/abc", "--wait"], "--wait and --follow-next need a user page URL"),
+        (["https://www.mirrativ.com/user/1", "--follow-next"], "--follow-next goes with --wait"),
+        (["wss://online.example.com/", "--key", "a:1", "--backlog"], "--backlog needs a live or user page URL"),
+        (["wss://online.example.com/"], "Pass at least one --key"),
+        (["https://www.mirrativ.com/about"], "is not a live page"),
+        (["abc", "--api-base", "ftp://x"], "--api-base ftp://x is not an http:// or https:// URL"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let run = try BCStreamProcess.run(["listen"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
+    }
 }
