@@ -5,8 +5,9 @@ import Testing
 
 /// `HTTPFetcher` (HTTPS GET over libwebsockets) against the Python HTTPS peer (`Tests/Peers/api_peer.py`) with a
 /// certificate from a CA made for the test: verification on by default, `caFile` and `insecure` as for wss,
-/// statuses as answers, the body cap, the timeout, cancellation and headers. Serialized: lws 4.1.6 contexts
-/// created at once can fail each other's TLS checks (`HTTPFetcher`'s documentation).
+/// statuses as answers, the body cap, the timeout, cancellation and headers. Serialized, so that fewer TLS
+/// handshakes are in flight when another suite creates an lws context (lws 4.1.6 then takes new OpenSSL
+/// indexes for the whole process; `HTTPFetcher`'s documentation).
 @Suite("HTTPS GET over libwebsockets", .serialized, .timeLimit(.minutes(1)))
 struct HTTPFetcherTests {
     /// Runs `body` with the API peer on a loopback port; everything is removed afterwards.
@@ -60,6 +61,8 @@ struct HTTPFetcherTests {
                 Issue.record("expected a TLS failure for a missing CA file, got \(String(describing: missing))")
                 return
             }
+            // Two answered fetches; the refused ones never reached the request line.
+            _ = try await peer.reported("request", times: 2)
             #expect(peer.transcript.filter { $0.hasPrefix("request") }.count == 2, "only the trusted fetches got through")
         }
     }

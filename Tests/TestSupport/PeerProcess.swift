@@ -41,6 +41,14 @@ public final class PeerProcess: @unchecked Sendable {
         process.standardInput = stdin
         // Only this process may hold the write end: a sibling that inherited it would keep the pipe open.
         _ = fcntl(stdin.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        // The same for every other end this process holds: a child spawned meanwhile by another test would
+        // otherwise inherit the write end of this child's stdout or stderr, and the end of that output would
+        // wait for the other child's exit. The child still gets its own ends (dup2 onto 0, 1 and 2 clears the
+        // flag on the copies).
+        for handle in [stdin.fileHandleForReading, out.fileHandleForReading, out.fileHandleForWriting,
+                       err.fileHandleForReading, err.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         let splitter = LineSplitter(inbox: lines, transcript: transcriptLines)
         out.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
