@@ -151,9 +151,12 @@ struct ListenCommand: AsyncParsableCommand {
               base.host != nil else {
             throw ValidationError(TerminalText.escaped("--api-base \(apiBase) is not an http:// or https:// URL."))
         }
-        // Checked without quoting them: a cookie is a secret.
-        for cookie in cookies + [ProcessInfo.processInfo.environment[Self.cookieVariable]].compactMap({ $0 })
-        where !Self.isHeaderSafe(cookie) {
+        // Checked without quoting them: a cookie is a secret. The variable only matters when the API is asked.
+        var environment: [String] = []
+        if case .reference = target, let variable = ProcessInfo.processInfo.environment[Self.cookieVariable] {
+            environment = [variable]
+        }
+        for cookie in cookies + environment where !Self.isHeaderSafe(cookie) {
             throw ValidationError("A cookie (--cookie or \(Self.cookieVariable)) holds a control character or is over 4 KiB; it was not sent.")
         }
         if apiTimeout <= 0 { throw ValidationError("--api-timeout must be positive.") }

@@ -18,7 +18,7 @@ struct StreamerWatch {
         var failures = 0
         /// The live just followed: the profile may still name it for a while after it ended.
         var followed: String?
-        status.note("waiting for user \(userID) to go live (checking every \(Self.spoken(schedule.interval)))")
+        status.note("watching user \(userID): their profile is checked every \(Self.spoken(schedule.interval)), ±20%")
         while !Task.isCancelled {
             var liveToFollow: LiveInfo?
             do throws(LiveDirectoryError) {
