@@ -201,6 +201,8 @@ struct ListenCommand: AsyncParsableCommand {
                     let info = try await directory.resolve(reference)
                     return await follow(info, directory: directory, recorder: recorder, loop: loop) ? 1 : 0
                 } catch {
+                    // Ctrl-C while the API was asked: nothing went wrong.
+                    if case .transport(_, .cancelled) = error { return 0 }
                     StatusLine().note(error.description)
                     return ListenExitStatus.of(error)
                 }
