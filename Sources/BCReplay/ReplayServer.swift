@@ -56,11 +56,13 @@ public actor ReplayServer {
 
     /// Starts listening. With a `schedule` (a `ReplaySchedule`, or explicit steps like the demo's), each
     /// channel plays it from its first subscription; without one, only `push` sends.
+    /// With `tls`, it serves `wss://`.
     public init(host: String = "127.0.0.1", port: Int = 0, schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?,
-                faults: ReplayFaults = ReplayFaults(), limits: ReplayLimits = ReplayLimits()) async throws {
+                faults: ReplayFaults = ReplayFaults(), limits: ReplayLimits = ReplayLimits(),
+                tls: WebSocketServerConfiguration.TLS? = nil) async throws {
         server = try await WebSocketServer(configuration: WebSocketServerConfiguration(
             host: host, port: port, sendQueueHighWater: limits.sendQueueHighWater,
-            sendQueueLowWater: limits.sendQueueHighWater / 4, maxQueuedBytes: limits.maxQueuedBytes))
+            sendQueueLowWater: limits.sendQueueHighWater / 4, maxQueuedBytes: limits.maxQueuedBytes, tls: tls))
         self.limits = limits
         self.host = server.host
         self.port = server.port

@@ -143,7 +143,10 @@ final class ServiceCore: @unchecked Sendable {
         guard let context = createContext() else {
             freeTables()
             let message: String
-            if case .server(let configuration, _, _) = role {
+            if case .server(let configuration, _, _) = role, let tls = configuration.tls,
+               let problem = Self.unusableTLSFiles(tls) {
+                message = problem
+            } else if case .server(let configuration, _, _) = role {
                 message = "could not listen on \(configuration.host):\(configuration.port): "
                     + ListenFailureDiagnosis.reason(host: configuration.host, port: configuration.port)
             } else {
@@ -218,9 +221,23 @@ final class ServiceCore: @unchecked Sendable {
         for waiter in finishWaiters { waiter.resume() }
     }
 
+    /// Why lws could not use a server's TLS files, told before the guess about the port; nil when both read as
+    /// PEM (then the pair may still not match, which lws reports as a failed context).
+    private static func unusableTLSFiles(_ tls: WebSocketServerConfiguration.TLS) -> String? {
+        for (what, path) in [("certificate", tls.certificateFile), ("private key", tls.privateKeyFile)] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                return "cannot read the TLS \(what) \(path): check the path and its permissions"
+            }
+            guard String(decoding: data, as: UTF8.self).contains("-----BEGIN ") else {
+                return "the TLS \(what) \(path) is not a PEM file (it has no -----BEGIN line)"
+            }
+        }
+        return nil
+    }
+
     /// lws logs to stderr. Silent by default: every failure it would log reaches the caller as a
     /// typed event. `BC_LWS_LOG=<lws log bitmask>` (1 errors, 3 +warnings, 7 +notices) turns it on.
-    private static var logLevel: Int32 {
+    static var logLevel: Int32 {
         if let text = ProcessInfo.processInfo.environment["BC_LWS_LOG"], let level = Int32(text) {
             return level
         }
@@ -273,6 +290,11 @@ final class ServiceCore: @unchecked Sendable {
             info.timeout_secs_ah_idle = UInt32(clamping: max(1, seconds))
             if AddressResolver.isIPv4(configuration.host) {
                 info.options |= bc_lws_option_disable_ipv6()
+            }
+            if let tls = configuration.tls {
+                // lws (built with OpenSSL) loads both at context creation and serves TLS on every connection.
+                info.ssl_cert_filepath = UnsafePointer(permanentString(tls.certificateFile))
+                info.ssl_private_key_filepath = UnsafePointer(permanentString(tls.privateKeyFile))
             }
         }
         guard let context = lws_create_context(&info) else { return nil }

@@ -3,7 +3,7 @@
 ///
 /// Everything is asynchronous except startup: `init` returns once the socket listens, so `port`
 /// is final. Sends and closes are queued for the service thread; client activity arrives on
-/// `events`. Plain `ws` only.
+/// `events`. Plain `ws`, or `wss` with `WebSocketServerConfiguration.tls`.
 public final class WebSocketServer: Sendable {
     /// Why the server did not start.
     public struct StartError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,18 @@
 /// Where and how a `WebSocketServer` listens, and what it tolerates from a client.
 public struct WebSocketServerConfiguration: Sendable, Hashable {
+    /// A certificate and its key, both PEM files, for serving `wss://`.
+    public struct TLS: Sendable, Hashable {
+        /// The server's certificate chain (PEM), leaf first.
+        public var certificateFile: String
+        /// The certificate's private key (PEM, unencrypted).
+        public var privateKeyFile: String
+
+        public init(certificateFile: String, privateKeyFile: String) {
+            self.certificateFile = certificateFile
+            self.privateKeyFile = privateKeyFile
+        }
+    }
+
     /// Numeric address to listen on; the loopback address unless told otherwise.
     public var host: String
     /// TCP port to listen on; 0 picks a free one (read it back from `WebSocketServer.port`).
@@ -19,6 +32,8 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
     /// How long a connection may take to complete its WebSocket upgrade (whole seconds, at least 1). A client
     /// that trickles its request, or never sends one, is dropped then and reported as `.abandoned`.
     public var handshakeTimeout: Duration
+    /// Serve `wss://` with this certificate; `nil` serves plain `ws://`.
+    public var tls: TLS?
 
     public init(
         host: String = "127.0.0.1",
@@ -28,7 +43,8 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
         sendQueueHighWater: Int = 256 * 1024,
         sendQueueLowWater: Int = 64 * 1024,
         maxQueuedBytes: Int = 8 << 20,
-        handshakeTimeout: Duration = .seconds(10)
+        handshakeTimeout: Duration = .seconds(10),
+        tls: TLS? = nil
     ) {
         self.host = host
         self.port = port
@@ -38,5 +54,6 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
         self.sendQueueLowWater = sendQueueLowWater
         self.maxQueuedBytes = maxQueuedBytes
         self.handshakeTimeout = handshakeTimeout
+        self.tls = tls
     }
 }

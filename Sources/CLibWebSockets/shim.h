@@ -26,6 +26,7 @@ static inline int bc_lws_write_flags(int binary, int is_start, int is_end) {
 
 /// Client connect flags.
 static inline int bc_lws_ccflag_use_ssl(void) { return LCCSCF_USE_SSL; }
+static inline int bc_lws_ccflag_no_follow_redirect(void) { return LCCSCF_HTTP_NO_FOLLOW_REDIRECT; }
 static inline int bc_lws_ccflag_insecure(void) {
     return LCCSCF_ALLOW_SELFSIGNED | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
            LCCSCF_ALLOW_EXPIRED | LCCSCF_ALLOW_INSECURE;

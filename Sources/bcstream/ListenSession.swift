@@ -14,6 +14,12 @@ struct ListenSession {
     let duration: Duration?
     /// Sees every event of every channel, with its key, before it is printed (`listen --audit`).
     var onEvent: (@Sendable (BCListenerEvent, String) -> Void)? = nil
+    /// Fetches a channel's recent comments (`--backlog`), called once per channel when it is first subscribed,
+    /// while its live messages wait in the listener's queue; nil for none. With it, a live comment whose `lci`
+    /// was already shown is dropped.
+    var backlog: BacklogSource?
+
+    typealias BacklogSource = @Sendable (_ key: String) async -> Result<[String], LiveDirectoryError>
 
     struct Outcome: Sendable {
         /// Some channel stopped for good on an error (fatal status, attempts exhausted).
@@ -26,7 +32,9 @@ struct ListenSession {
     /// as many cores as there are. The status line and the counts are shared under a lock; stdout is flushed
     /// when a channel has nothing more waiting, and before every note on stderr, so the two stay in order.
     func run() async -> Outcome {
-        let printer = SessionPrinter(format: format, channels: listeners.count, count: count)
+        let printer = SessionPrinter(format: format, channels: listeners.count, count: count,
+                                     dropsSeenComments: backlog != nil)
+        let backlog = backlog
         let channels = listeners.count
         await withTaskGroup(of: Bool.self) { group in
             for listener in listeners {
@@ -35,9 +43,14 @@ struct ListenSession {
                 let onEvent = onEvent
                 group.addTask {
                     var events = listener.makeAsyncIterator()
+                    var backlogFetched = backlog == nil
                     while let event = await events.next() {
                         onEvent?(event, key)
-                        let keepGoing = printer.handle(event, key: key, host: host)
+                        var keepGoing = printer.handle(event, key: key, host: host)
+                        if keepGoing, !backlogFetched, case .subscribed = event, let backlog {
+                            backlogFetched = true
+                            keepGoing = printer.handleBacklog(await backlog(key), key: key)
+                        }
                         if !events.moreAreWaiting { printer.output.flush() }
                         if !keepGoing { break }
                     }
@@ -86,6 +99,9 @@ private final class SessionPrinter: Sendable {
         var heldDrops: [String: String] = [:]
         /// Why the session stops early (`--count`, `--duration`), once one of them is reached.
         var stopReason: String?
+        /// The comment ids seen by channel, when live comments already shown are dropped.
+        var seen: [String: RecentCommentIDs] = [:]
+        var duplicatesDropped = 0
         /// Channels whose reading is paused now (their consumer, stdout, is behind), and those told once.
         var paused = Set<String>()
         var pauseTold = Set<String>()
@@ -93,7 +109,10 @@ private final class SessionPrinter: Sendable {
     }
     private let shared = Mutex(Shared())
 
-    init(format: MessageFormatter.Format, channels: Int, count: Int?) {
+    private let dropsSeenComments: Bool
+
+    init(format: MessageFormatter.Format, channels: Int, count: Int?, dropsSeenComments: Bool = false) {
+        self.dropsSeenComments = dropsSeenComments
         self.formatter = MessageFormatter(format: format)
         self.format = format
         self.showKey = format == .ndjson || channels > 1
@@ -133,6 +152,11 @@ private final class SessionPrinter: Sendable {
                 notes.append(drop)
             }
             switch event {
+            case .message(.comment(let comment), _, _, _)
+                where dropsSeenComments && !shared.seen[key, default: RecentCommentIDs()].insert(comment.commentID):
+                // Shown already (from the backlog, or before a reconnect).
+                shared.duplicatesDropped += 1
+                line = nil
             case .message(let response, _, _, _):
                 shared.outcome.tally.count(response)
             case .undecodable(.some, _, _):
@@ -208,13 +232,50 @@ private final class SessionPrinter: Sendable {
         status.note(text)
     }
 
+    /// Prints a channel's backlog (oldest first, marked) and remembers its comment ids; false once the session
+    /// is to stop. A backlog that could not be fetched is told, and the live goes on without it.
+    func handleBacklog(_ result: Result<[String], LiveDirectoryError>, key: String) -> Bool {
+        let texts: [String]
+        switch result {
+        case .failure(let error):
+            note("\(key): no backlog: \(error)")
+            return !stopping
+        case .success(let fetched):
+            texts = fetched
+        }
+        let shownKey = showKey ? key : nil
+        let decoder = BCMessageDecoder()
+        var lines: [String] = []
+        var ids: [String] = []
+        for text in texts {
+            do {
+                let response = try decoder.decode(text)
+                if case .comment(let comment) = response { ids.append(comment.commentID) }
+                lines.append(formatter.line(for: response, raw: text, key: shownKey, backlog: true))
+            } catch {
+                lines.append(formatter.line(for: error, raw: text, key: shownKey))
+            }
+        }
+        note("\(key): backlog: \(texts.count) recent comment\(texts.count == 1 ? "" : "s"), oldest first")
+        return shared.withLock { shared in
+            for id in ids { shared.seen[key, default: RecentCommentIDs()].insert(id) }
+            status.clear()
+            for line in lines { output.append(line) }
+            output.flush()
+            return shared.stopReason == nil
+        }
+    }
+
     /// The last words: what stopped the session, drops not told yet, the counts.
     func finish() -> ListenSession.Outcome {
         output.flush()
-        let (outcome, drops, stopReason, pauses) = shared.withLock {
-            ($0.outcome, $0.heldDrops, $0.stopReason, $0.pauses)
+        let (outcome, drops, stopReason, pauses, duplicates) = shared.withLock {
+            ($0.outcome, $0.heldDrops, $0.stopReason, $0.pauses, $0.duplicatesDropped)
         }
         if let stopReason { status.note(stopReason) }
+        if duplicates > 0 {
+            status.note("dropped \(duplicates) live comment\(duplicates == 1 ? "" : "s") already shown (same lci)")
+        }
         if pauses > 0 {
             status.note("reading paused \(pauses) time\(pauses == 1 ? "" : "s") while the output was behind (TCP held the server back; nothing was lost)")
         }

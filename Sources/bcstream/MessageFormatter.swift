@@ -22,15 +22,18 @@ struct MessageFormatter {
         return encoder
     }()
 
-    /// One line for a message that decoded (a known kind or `.unknown`). `raw` is the message text.
-    func line(for response: BCResponse, raw: String, key: String? = nil) -> String {
+    /// One line for a message that decoded (a known kind or `.unknown`). `raw` is the message text. A `backlog`
+    /// message (a recent comment fetched from the API, not received live) is marked: `[backlog]` before the
+    /// text, `"backlog":true` in NDJSON.
+    func line(for response: BCResponse, raw: String, key: String? = nil, backlog: Bool = false) -> String {
         switch format {
         case .text:
             // The summary quotes names and comments as received: this is where they meet the terminal.
             return TerminalText.escaped(
-                "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) \(response.summary)")
+                "\(Self.padded("t=\(response.t)", 6)) \(Self.padded(response.kind, Self.kindWidth)) "
+                    + (backlog ? Self.backlogMark + " " : "") + response.summary)
         case .ndjson:
-            return ndjsonLine(for: response, key: key).text
+            return ndjsonLine(for: response, key: key, backlog: backlog).text
         }
     }
 
@@ -39,7 +42,7 @@ struct MessageFormatter {
     /// Written directly (`CanonicalJSONWriter`, the generated `writeCanonicalJSON(into:)`), byte for byte the line
     /// `encodedLine` builds with `JSONEncoder` at a fraction of the cost; that one stays for the values the writer
     /// cannot vouch for (a non-finite double, which `JSONEncoder` refuses).
-    func ndjsonLine(for response: BCResponse, key: String?) -> MessageLine {
+    func ndjsonLine(for response: BCResponse, key: String?, backlog: Bool = false) -> MessageLine {
         var writer = CanonicalJSONWriter()
         writer.raw("{\"t\":")
         writer.int(response.t)
@@ -49,6 +52,7 @@ struct MessageFormatter {
             writer.raw(",\"key\":")
             writer.string(key)
         }
+        if backlog { writer.raw(",\"backlog\":true") }
         if case .unknown(let unknown) = response {
             writer.raw(",\"raw\":")
             writer.object(unknown.json)
@@ -57,13 +61,17 @@ struct MessageFormatter {
             response.writeCanonicalPayloadJSON(into: &writer)
         }
         writer.raw("}")
-        return writer.failed ? .text(Self.encodedLine(for: response, key: key)) : .utf8(writer.bytes)
+        return writer.failed ? .text(Self.encodedLine(for: response, key: key, backlog: backlog)) : .utf8(writer.bytes)
     }
 
+    /// What marks a backlog message in text output.
+    static let backlogMark = "[backlog]"
+
     /// The NDJSON line of a decoded message, built with `JSONEncoder`.
-    static func encodedLine(for response: BCResponse, key: String?) -> String {
+    static func encodedLine(for response: BCResponse, key: String?, backlog: Bool = false) -> String {
         var fields = ["\"t\":\(response.t)", "\"kind\":\(Self.quoted(response.kind))"]
         if let key { fields.append("\"key\":\(Self.quoted(key))") }
+        if backlog { fields.append("\"backlog\":true") }
         if case .unknown(let unknown) = response {
             fields.append("\"raw\":\(Self.json(JSONValue.object(unknown.json)))")
         } else {

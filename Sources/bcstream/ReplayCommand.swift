@@ -1,5 +1,6 @@
 import ArgumentParser
 import BCMessages
+import BCWebSocket
 import BCReplay
 import Foundation
 
@@ -9,8 +10,8 @@ struct ReplayCommand: AsyncParsableCommand {
         abstract: "Serve fixtures and recordings over bcsvr on loopback, as a live stream would send them.",
         usage: "bcstream replay [<options>] [<sources> ...]",
         discussion: """
-            Starts a bcsvr WebSocket server and prints its URL (ws://127.0.0.1:PORT/) as the first line \
-            of stdout. A client that sends SUB<TAB><any key> receives MSG<TAB><key><TAB><json> lines, \
+            Starts a bcsvr WebSocket server and prints its URL (ws://127.0.0.1:PORT/, or wss:// with \
+            --tls-cert and --tls-key) as the first line of stdout. A client that sends SUB<TAB><any key> receives MSG<TAB><key><TAB><json> lines, \
             byte for byte as stored; PING gets ACK. Each key plays the sources from its first \
             subscription; a client that drops and subscribes again resumes where it left.
 
@@ -44,6 +45,7 @@ struct ReplayCommand: AsyncParsableCommand {
               bcstream replay gift 116 --interval 0.2 --port 8080
               bcstream replay ./session.ndjson --speed 4 --loop
               bcstream replay Tests/Payloads --drop-after 5  # test a reconnect
+              bcstream replay --tls-cert server.pem --tls-key server.key
             """
     )
 
@@ -86,7 +88,14 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Fault: split every message into this many WebSocket fragments.")
     var fragments = 1
 
+    @Option(help: "Serve wss:// with this PEM certificate (with --tls-key).")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert.")
+    var tlsKey: String?
+
     func validate() throws {
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together.") }
         if interval < 0 { throw ValidationError("--interval cannot be negative.") }
         if ReplaySpeed(speed) == nil { throw ValidationError("--speed takes a positive number (2, 0.5) or max, not \(speed).") }
         if fragments < 1 { throw ValidationError("--fragments must be at least 1.") }
@@ -114,18 +123,23 @@ struct ReplayCommand: AsyncParsableCommand {
         do {
             server = try await ReplayServer(host: host, port: port,
                                             schedule: ReplaySchedule(items: playlist.items, options: options),
-                                            faults: faults)
+                                            faults: faults,
+                                            tls: tlsCert.flatMap { cert in
+                                                tlsKey.map { .init(certificateFile: cert, privateKeyFile: $0) }
+                                            })
         } catch {
-            throw CommandFailure("\(error); pick another --port, or 0 for any free one")
+            throw CommandFailure(tlsCert == nil ? "\(error); pick another --port, or 0 for any free one"
+                                                : "\(error); check --tls-cert and --tls-key, or pick another --port")
         }
-        writeLine("ws://\(server.host):\(server.port)/")
+        let scheme = tlsCert == nil ? "ws" : "wss"
+        writeLine("\(scheme)://\(server.host):\(server.port)/")
 
         // On a terminal, with the fixture folder at hand, the prompt: from here on every line for the person goes
         // through its console, which keeps them above the line being typed.
         let completion = isatty(STDIN_FILENO) == 1 ? (try? loader.defaultCatalog()).map(PromptCompletion.init) : nil
         let console = completion.flatMap { makePromptConsole(prompt: "replay> ", completion: $0) }
         let log = ActivityLog(console: console)
-        log("serving \(playlist.items.count) message\(playlist.items.count == 1 ? "" : "s") on ws://\(server.host):\(server.port)/ — subscribe with SUB<TAB><any key>")
+        log("serving \(playlist.items.count) message\(playlist.items.count == 1 ? "" : "s") on \(scheme)://\(server.host):\(server.port)/ — subscribe with SUB<TAB><any key>")
         if isatty(STDIN_FILENO) == 1, completion == nil {
             log("no fixture folder here (Tests/Payloads), so the prompt cannot push; Ctrl-C stops the server")
         }

@@ -23,10 +23,14 @@ public final class PeerProcess: @unchecked Sendable {
     public let name: String
 
     /// Starts `executable` with `arguments`; its stdin is a pipe that stays open, empty, until `stop()`.
-    public init(executable: String, arguments: [String], name: String) throws {
+    /// `environment` adds to (or replaces entries of) this process's environment.
+    public init(executable: String, arguments: [String], name: String, environment: [String: String] = [:]) throws {
         self.name = name
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = stdoutPipe
         let err = stderrPipe
         process.standardOutput = out
@@ -37,6 +41,14 @@ public final class PeerProcess: @unchecked Sendable {
         process.standardInput = stdin
         // Only this process may hold the write end: a sibling that inherited it would keep the pipe open.
         _ = fcntl(stdin.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        // The same for every other end this process holds: a child spawned meanwhile by another test would
+        // otherwise inherit the write end of this child's stdout or stderr, and the end of that output would
+        // wait for the other child's exit. The child still gets its own ends (dup2 onto 0, 1 and 2 clears the
+        // flag on the copies).
+        for handle in [stdin.fileHandleForReading, out.fileHandleForReading, out.fileHandleForWriting,
+                       err.fileHandleForReading, err.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         let splitter = LineSplitter(inbox: lines, transcript: transcriptLines)
         out.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
@@ -164,6 +176,8 @@ public struct PeerScript: Sendable, Hashable {
     public static let webSocket = PeerScript(file: "ws_peer.py")
     /// The scripted bcsvr server BCListener's integration tests drive.
     public static let bcsvr = PeerScript(file: "bcsvr_peer.py")
+    /// The stand-in for the live directory's REST API over HTTPS (the shared samples and failure answers).
+    public static let api = PeerScript(file: "api_peer.py")
 
     /// `Tests/Peers`, found from this file: `Tests/TestSupport/PeerProcess.swift`.
     public static let directory: String = URL(fileURLWithPath: #filePath)

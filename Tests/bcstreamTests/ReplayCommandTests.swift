@@ -66,4 +66,19 @@ import Testing
                 "the recording from here, then the checkout's fixture, which ends the live, last")
         #expect(replay.wait() == 0)
     }
+
+    /// `--tls-cert` and `--tls-key` go together; a file that cannot be used is named, with what to do.
+    @Test(.timeLimit(.minutes(1)))
+    func tlsOptionsAreCheckedAndTheirFilesNamed() throws {
+        let alone = try BCStreamProcess.run(["replay", "--tls-cert", "server.pem"])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.contains("--tls-cert and --tls-key go together"), "stderr: \(alone.stderr)")
+
+        let missing = try BCStreamProcess.run(["replay", "8", "--tls-cert", "/nonexistent/server.pem",
+                                               "--tls-key", "/nonexistent/server.key"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("cannot read the TLS certificate /nonexistent/server.pem"),
+                "stderr: \(missing.stderr)")
+        #expect(missing.stderr.contains("check --tls-cert and --tls-key"))
+    }
 }

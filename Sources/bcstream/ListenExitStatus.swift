@@ -1,0 +1,21 @@
+import BCListener
+
+/// The exit statuses of `bcstream listen` when the API gives no live to follow (documented in its --help):
+/// 2 nothing to follow, 3 the API refused, 4 its answer is unusable, 5 it could not be reached. (0 is a live
+/// followed to its end, 1 a bcsvr connection that failed, 64 wrong usage.)
+enum ListenExitStatus {
+    static let nothingToFollow: Int32 = 2
+    static let refused: Int32 = 3
+    static let unusableAnswer: Int32 = 4
+    static let unreachable: Int32 = 5
+
+    static func of(_ error: LiveDirectoryError) -> Int32 {
+        switch error {
+        case .liveEnded, .livePrivate, .userOffline: nothingToFollow
+        case .httpStatus, .refused: refused
+        case .notJSON, .notAnObject, .missingKeys, .unusableValue: unusableAnswer
+        case .transport(_, .bodyTooLarge): unusableAnswer
+        case .transport: unreachable
+        }
+    }
+}
