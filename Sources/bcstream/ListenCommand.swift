@@ -155,7 +155,7 @@ struct ListenCommand: AsyncParsableCommand {
             if backlog { throw ValidationError("--backlog needs a live or user page URL (the API knows the live id).") }
         case .reference(let reference):
             if !keys.isEmpty || keysFile != nil {
-                throw ValidationError("--key and --keys-file go with a ws:// or wss:// endpoint; a page URL gives the key.")
+                throw ValidationError("--key goes with a ws:// or wss:// endpoint, as --keys-file does; a page URL gives the key.")
             }
             if case .live = reference, wait || followNext {
                 throw ValidationError("--wait and --follow-next need a user page URL (https://www.mirrativ.com/user/<id>).")
