@@ -42,29 +42,50 @@ struct TapeObject {
         return value
     }
 
-    func string(_ key: StaticString) throws(FastMiss) -> String { try read(try present(key), document.forceString) }
-    func int(_ key: StaticString) throws(FastMiss) -> Int { try read(try present(key), document.forceInt) }
-    func bool(_ key: StaticString) throws(FastMiss) -> Bool { try read(try present(key), document.forceBool) }
-    func double(_ key: StaticString) throws(FastMiss) -> Double { try read(try present(key), document.forceDouble) }
+    // The reads call the document's rules directly: passing `document.forceString` as a closure would capture
+    // the document, a retain and a release per field.
+    func string(_ key: StaticString) throws(FastMiss) -> String {
+        guard let value = document.forceString(at: try present(key)) else { throw FastMiss() }
+        return value
+    }
+
+    func int(_ key: StaticString) throws(FastMiss) -> Int {
+        guard let value = document.forceInt(at: try present(key)) else { throw FastMiss() }
+        return value
+    }
+
+    func bool(_ key: StaticString) throws(FastMiss) -> Bool {
+        guard let value = document.forceBool(at: try present(key)) else { throw FastMiss() }
+        return value
+    }
+
+    func double(_ key: StaticString) throws(FastMiss) -> Double {
+        guard let value = document.forceDouble(at: try present(key)) else { throw FastMiss() }
+        return value
+    }
 
     func optionalString(_ key: StaticString) throws(FastMiss) -> String? {
         guard let index = optional(key) else { return nil }
-        return try read(index, document.forceString)
+        guard let value = document.forceString(at: index) else { throw FastMiss() }
+        return value
     }
 
     func optionalInt(_ key: StaticString) throws(FastMiss) -> Int? {
         guard let index = optional(key) else { return nil }
-        return try read(index, document.forceInt)
+        guard let value = document.forceInt(at: index) else { throw FastMiss() }
+        return value
     }
 
     func optionalBool(_ key: StaticString) throws(FastMiss) -> Bool? {
         guard let index = optional(key) else { return nil }
-        return try read(index, document.forceBool)
+        guard let value = document.forceBool(at: index) else { throw FastMiss() }
+        return value
     }
 
     func optionalDouble(_ key: StaticString) throws(FastMiss) -> Double? {
         guard let index = optional(key) else { return nil }
-        return try read(index, document.forceDouble)
+        guard let value = document.forceDouble(at: index) else { throw FastMiss() }
+        return value
     }
 
     /// A nested object that must be there (`var x: T`).
