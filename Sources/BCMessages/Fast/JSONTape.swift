@@ -173,10 +173,19 @@ struct TapeScanner {
         var flags: UInt8 = 0
         var seen: UInt64 = 0  // every byte or-ed together: its high bits say whether any byte was above 0x7F
         while true {
-            // Eight bytes at a time while none of them is a quote, a backslash or a control character.
+            // Eight bytes at a time while none of them is a quote, a backslash or a control character; at a word
+            // that holds one, straight to it (the lowest flagged byte is always a true one).
             while count - index >= 8 {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if Self.hasSpecialByte(word) { break }
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let special = Self.specialBytes(word)
+                if special != 0 {
+                    let before = special.trailingZeroBitCount / 8
+                    if before > 0 {
+                        seen |= word & ((1 &<< UInt64(before * 8)) &- 1)
+                        index += before
+                    }
+                    break
+                }
                 seen |= word
                 index += 8
             }
@@ -206,9 +215,10 @@ struct TapeScanner {
         index += 1  // the closing quote
     }
 
-    /// Whether any byte of `word` is `"`, `\` or below 0x20 (the classic SWAR zero-byte test on each).
+    /// The high bit of each byte of `word` (byte 0 lowest) that is `"`, `\` or below 0x20, by the classic SWAR
+    /// zero-byte test on each: a byte above a flagged one may be flagged falsely, never the lowest flagged one.
     @inline(__always)
-    private static func hasSpecialByte(_ word: UInt64) -> Bool {
+    private static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -216,7 +226,7 @@ struct TapeScanner {
         let hasQuote = (quote &- ones) & ~quote & highs
         let hasBackslash = (backslash &- ones) & ~backslash & highs
         let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return (hasQuote | hasBackslash | hasControl) != 0
+        return hasQuote | hasBackslash | hasControl
     }
 
     private mutating func scanArray() throws(TapeScanError) {
