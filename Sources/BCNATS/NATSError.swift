@@ -36,6 +36,11 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
          NATS_NO_SERVER, NATS_STALE_CONNECTION].map(\.rawValue).contains(status)
     }
 
+    /// The raw `natsStatus` of a message over the server's max payload (it will never be accepted).
+    public static let maxPayloadStatus = NATS_MAX_PAYLOAD.rawValue
+    /// The raw `natsStatus` of a request nobody answered (JetStream has no stream for the subject, or is not up).
+    public static let noRespondersStatus = NATS_NO_RESPONDERS.rawValue
+
     /// The call found nothing (`NATS_NOT_FOUND`), like a stream that does not exist.
     public var isNotFound: Bool { status == NATS_NOT_FOUND.rawValue }
 

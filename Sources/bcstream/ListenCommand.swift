@@ -74,6 +74,12 @@ struct ListenCommand: AsyncParsableCommand {
     @Flag(help: "Strict decoding: report unknown kinds and keys the model does not know.")
     var strict = false
 
+    @Option(help: "Also publish every message to NATS JetStream (stream BCSTREAM, subjects bcstream.msg.<channel>.<kind>), e.g. nats://127.0.0.1:4222.")
+    var publish: String?
+
+    @Option(help: "Messages that may wait for NATS while it is unreachable; when full, reading the lives pauses (nothing is dropped).")
+    var publishBuffer = PublishBuffer.defaultCapacity
+
     func validate() throws {
         if keys.isEmpty { throw ValidationError("Pass at least one --key (the live's bcsvr_key, like 118f91f:UdoBre1M).") }
         guard let parsed = URL(string: url), ["ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil else {
@@ -84,6 +90,7 @@ struct ListenCommand: AsyncParsableCommand {
         if pingInterval <= 0 { throw ValidationError("--ping-interval must be positive.") }
         if connectTimeout <= 0 { throw ValidationError("--connect-timeout must be positive.") }
         if let maxAttempts, maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1.") }
+        try NATSServers.validate(publish, option: "--publish", buffer: publishBuffer)
     }
 
     func run() async throws {
@@ -104,12 +111,14 @@ struct ListenCommand: AsyncParsableCommand {
             configuration.decodingMode = strict ? .strict : .lenient
             return ChannelListener(configuration: configuration, webSocket: webSocket, recorder: recorder, loop: loop)
         }
+        let publisher = try await NATSServers.startPublisher(publish, capacity: publishBuffer)
         let session = ListenSession(listeners: listeners, format: format, count: count,
-                                    duration: duration.map { .milliseconds(Int64($0 * 1000)) })
+                                    duration: duration.map { .milliseconds(Int64($0 * 1000)) }, publisher: publisher)
         let outcome = try await cancellingOnInterrupt { await session.run() }
         // Closes what is still open (1001, going away, if the session's own close has not gone out yet) and waits
         // for the close handshakes, at most about a second.
         await loop.shutdown()
-        if outcome.failed { throw ExitCode(1) }
+        let unpublished = await NATSServers.finish(publisher)
+        if outcome.failed || unpublished > 0 { throw ExitCode(1) }
     }
 }

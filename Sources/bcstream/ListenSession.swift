@@ -12,6 +12,9 @@ struct ListenSession {
     let count: Int?
     /// Stop after this long.
     let duration: Duration?
+    /// Where every message and decode error is also published (`--publish`), if anywhere. Its buffer being full
+    /// holds the channel's reader back, and so the channel's socket.
+    var publisher: LivePublisher? = nil
 
     struct Outcome: Sendable {
         /// Some channel stopped for good on an error (fatal status, attempts exhausted).
@@ -26,13 +29,20 @@ struct ListenSession {
     func run() async -> Outcome {
         let printer = SessionPrinter(format: format, channels: listeners.count, count: count)
         let channels = listeners.count
+        let publisher = publisher
+        let maker = FleetMessageMaker()
         await withTaskGroup(of: Bool.self) { group in
-            for listener in listeners {
+            for (index, listener) in listeners.enumerated() {
                 let key = listener.configuration.key
                 let host = listener.configuration.host
                 group.addTask {
                     var events = listener.makeAsyncIterator()
+                    var frame = 0
                     while let event = await events.next() {
+                        if let publisher, let message = maker.message(for: event, key: key, follow: index, frame: frame) {
+                            frame += 1
+                            await publisher.append(message)
+                        }
                         let keepGoing = printer.handle(event, key: key, host: host)
                         if !events.moreAreWaiting { printer.output.flush() }
                         if !keepGoing { break }

@@ -1,0 +1,104 @@
+"""An independent reader of bcstream's JetStream streams, written with nats-py (not our nats.c binding).
+
+    python3 nats_consumer.py read NATS_URL --ends KEY,KEY... [--timeout S]
+
+Reads stream BCSTREAM from its first message with an ordered consumer on `bcstream.msg.>` and prints one JSON
+line per message: {"subject", "id" (Nats-Msg-Id), "seq" (stream sequence), "data" (the payload, parsed)}. It
+stops, printing `done N`, once it has seen the end of every live in --ends (a message with t 8 or 123 on that
+key), or says `timeout N` after --timeout seconds. Its first line is `ready`.
+
+    python3 nats_consumer.py status NATS_URL --count N [--timeout S]
+
+Prints the first N messages of stream BCSTREAM_STATUS the same way.
+"""
+import argparse
+import asyncio
+import json
+import os
+import sys
+
+import nats
+from nats.js.api import DeliverPolicy
+
+
+def line(message):
+    headers = message.headers or {}
+    return json.dumps({
+        "subject": message.subject,
+        "id": headers.get("Nats-Msg-Id"),
+        "seq": message.metadata.sequence.stream,
+        "data": json.loads(message.data),
+    }, sort_keys=True)
+
+
+async def subscribe(js, subject, stream, deadline):
+    # The stream may not exist yet: bcstream creates it with its first publish.
+    loop = asyncio.get_running_loop()
+    while True:
+        try:
+            return await js.subscribe(subject, stream=stream, ordered_consumer=True,
+                                      deliver_policy=DeliverPolicy.ALL)
+        except Exception:
+            if loop.time() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=["read", "status"])
+    parser.add_argument("url")
+    parser.add_argument("--ends", default="")
+    parser.add_argument("--count", type=int, default=0)
+    parser.add_argument("--timeout", type=float, default=60)
+    args = parser.parse_args()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + args.timeout
+    nc = await nats.connect(args.url, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
+    js = nc.jetstream()
+    print("ready", flush=True)
+    if args.scenario == "read":
+        subject, stream = "bcstream.msg.>", "BCSTREAM"
+    else:
+        subject, stream = "bcstream.status.>", "BCSTREAM_STATUS"
+    sub = await subscribe(js, subject, stream, deadline)
+    waiting = {key for key in args.ends.split(",") if key}
+    seen = 0
+    while True:
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            print(f"timeout {seen}", flush=True)
+            break
+        try:
+            message = await sub.next_msg(timeout=min(remaining, 1.0))
+        except nats.errors.TimeoutError:
+            continue
+        seen += 1
+        print(line(message), flush=True)
+        data = json.loads(message.data)
+        if args.scenario == "read" and data.get("t") in (8, 123):
+            waiting.discard(data.get("key"))
+            if not waiting:
+                print(f"done {seen}", flush=True)
+                break
+        if args.scenario == "status" and seen >= args.count:
+            print(f"done {seen}", flush=True)
+            break
+    await nc.close()
+
+
+if __name__ == "__main__":
+    # Ends with the test: stdin reaching end of file means the test process is gone.
+    async def guarded():
+        reader = asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        work = asyncio.ensure_future(main())
+        done, _ = await asyncio.wait([work, reader], return_when=asyncio.FIRST_COMPLETED)
+        if work in done:
+            work.result()
+        # The stdin reader's thread would keep the interpreter alive: leave at once.
+        sys.stdout.flush()
+        os._exit(0)
+    try:
+        asyncio.run(guarded())
+    except KeyboardInterrupt:
+        pass
