@@ -1,5 +1,6 @@
 import ArgumentParser
 import BCMessages
+import BCNATS
 import Foundation
 
 /// The commands' side of NATS: the URLs they take, the publisher they start, and its notes on stderr.
@@ -21,6 +22,19 @@ enum NATSServers {
                 "\(option) takes nats://HOST:PORT (several separated by commas), not \(text)."))
         }
         if let buffer, buffer < 1 { throw ValidationError("--publish-buffer must be at least 1.") }
+    }
+
+    /// A connection that fails at once when no server answers (for a one-shot command).
+    static func connect(_ text: String) async throws -> NATSConnection {
+        var options = NATSConnectionOptions(servers: parse(text) ?? [text])
+        options.name = "bcstream follow"
+        let connection: NATSConnection
+        do {
+            connection = try await NATSConnection.connect(options)
+        } catch {
+            throw CommandFailure("cannot reach NATS at \(text): \(error)")
+        }
+        return connection
     }
 
     /// A note about NATS on stderr, on a line of its own.

@@ -30,11 +30,17 @@ final class PublishBuffer: Sendable {
         var nextWaiter: UInt64 = 0
         /// Times an append found the buffer full, for the report.
         var fullHits = 0
+        /// Messages ever admitted and ever removed (published): the admitted count when an append returns is
+        /// that message's position, which `waitUntilRemoved(through:)` waits for.
+        var admitted = 0
+        var removed = 0
+        var removalWaiters: [(through: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
         var count: Int { items.count - head }
 
         mutating func push(_ message: FleetMessage) -> CheckedContinuation<FleetMessage?, Never>? {
             items.append(message)
+            admitted += 1
             defer { itemWaiter = nil }
             return itemWaiter
         }
@@ -106,21 +112,54 @@ final class PublishBuffer: Sendable {
         }
     }
 
+    /// How many messages were ever admitted: after `append` returns, that message is among them.
+    var admittedCount: Int { state.withLock { $0.admitted } }
+
+    /// Returns once the first `count` messages ever admitted have been removed (published), or at cancellation.
+    func waitUntilRemoved(through count: Int) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state -> Bool in
+                    if state.removed >= count || Task.isCancelled { return true }
+                    state.removalWaiters.append((count, continuation))
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+        } onCancel: {
+            // Wakes every waiter of this buffer; the others see their count not reached and are woken early, which
+            // only happens at shutdown.
+            let waiters = state.withLock { state in
+                defer { state.removalWaiters = [] }
+                return state.removalWaiters
+            }
+            for waiter in waiters { waiter.continuation.resume() }
+        }
+    }
+
     /// Removes the oldest message (JetStream has it) and admits the first waiting append, if any.
     func removeFirst() {
-        let admitted = state.withLock { state -> Waiter? in
-            guard state.count > 0 else { return nil }
+        let (admitted, reached) = state.withLock { state -> (Waiter?, [CheckedContinuation<Void, Never>]) in
+            guard state.count > 0 else { return (nil, []) }
             state.head += 1
+            state.removed += 1
+            var reached: [CheckedContinuation<Void, Never>] = []
+            if !state.removalWaiters.isEmpty {
+                let removed = state.removed
+                reached = state.removalWaiters.filter { $0.through <= removed }.map(\.continuation)
+                state.removalWaiters.removeAll { $0.through <= removed }
+            }
             if state.head > 1024, state.head * 2 > state.items.count {
                 state.items.removeFirst(state.head)
                 state.head = 0
             }
-            guard !state.spaceWaiters.isEmpty, state.count < capacity else { return nil }
+            guard !state.spaceWaiters.isEmpty, state.count < capacity else { return (nil, reached) }
             let waiter = state.spaceWaiters.removeFirst()
             _ = state.push(waiter.message)  // the consumer is not waiting: it is the caller
-            return waiter
+            return (waiter, reached)
         }
         admitted?.continuation.resume()
+        for waiter in reached { waiter.resume() }
     }
 
     /// No more appends are coming: `first()` returns nil once the buffer is empty.

@@ -4,7 +4,7 @@ import Testing
 /// What a person meets first: help that reads on an 80-column terminal, a version, and typos that fail.
 @Suite("The command line's surface")
 struct CommandLineSurfaceTests {
-    static let subcommands = ["demo", "listen", "replay", "decode", "types", "bench"]
+    static let subcommands = ["demo", "listen", "replay", "decode", "types", "bench", "worker", "follow"]
 
     @Test("help fits 80 columns", arguments: [[]] + subcommands.map { [$0] })
     func helpFits80Columns(subcommand: [String]) throws {
