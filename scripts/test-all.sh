@@ -19,6 +19,9 @@ bash Fuzz/run.sh 60
 # `Benchmarks/peers/run.sh` on a release build, see the README's Performance section).
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/peers/run.sh --small
 
+# The fleet benchmark, tiny: it only has to keep working (figures: Benchmarks/nats/worker-lives.sh, 1,000 lives).
+LIVES=20 WINDOW=2 BCSTREAM="$(swift build --show-bin-path)/bcstream" bash Benchmarks/nats/worker-lives.sh
+
 
 # Memory errors only: LeakSanitizer reports allocations that libwebsockets and Foundation's Process keep until
 # exit (not ours to free), so leak detection is off here.

@@ -80,9 +80,15 @@ public final class PullConsumer: Sendable {
         try fetching.withLock { _ throws(NATSError) -> [NATSMessage] in
             var list = natsMsgList()
             var code = jsErrCode(0)
-            let status = natsSubscription_Fetch(&list, subscription.pointer, Int32(batch),
-                                                timeout.milliseconds, &code)
-            if status == NATS_TIMEOUT { return [] }
+            // nats.c may end a fetch early with a timeout (a late 408 for an earlier request that expired is taken
+            // as this one's answer): fetch again for the rest of the time, so `timeout` is what the caller gets.
+            let deadline = ContinuousClock.now + timeout
+            var status = NATS_TIMEOUT
+            while status == NATS_TIMEOUT {
+                let remaining = (deadline - ContinuousClock.now).milliseconds
+                if remaining <= 0 { return [] }
+                status = natsSubscription_Fetch(&list, subscription.pointer, Int32(batch), remaining, &code)
+            }
             guard status == NATS_OK else { throw NATSError(status, jetStreamCode: code, doing: "fetching") }
             var messages: [NATSMessage] = []
             for index in 0..<Int(list.Count) {

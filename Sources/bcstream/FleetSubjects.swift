@@ -14,6 +14,13 @@ enum FleetSubjects {
 
     /// The subject token of a key: every character outside `[A-Za-z0-9_-]` becomes `_` (`118f91f:UdoBre1M` is
     /// `118f91f_UdoBre1M`), so a key can never add a token, a wildcard or a space to a subject.
+    /// `stream` with `replicas` copies (a cluster's redundancy).
+    static func replicated(_ stream: JetStreamStream, _ replicas: Int) -> JetStreamStream {
+        var stream = stream
+        stream.replicas = replicas
+        return stream
+    }
+
     static func channel(_ key: String) -> String {
         let token = String(key.map { character -> Character in
             guard character.isASCII, let ascii = character.asciiValue else { return "_" }

@@ -20,6 +20,8 @@ final class FleetWorker: Sendable {
         var maxAttempts: Int? = 20
         var pingInterval: Duration = .seconds(30)
         var connectTimeout: Duration = .seconds(10)
+        /// Copies of each stream the worker creates (3 on a three-node cluster survives a node).
+        var replicas = 1
     }
 
     let settings: Settings
@@ -90,8 +92,8 @@ final class FleetWorker: Sendable {
         var told = false
         while !Task.isCancelled {
             do {
-                try await connection.ensureStream(FleetSubjects.follow)
-                try await connection.ensureStream(FleetSubjects.status)
+                try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, settings.replicas))
+                try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.status, settings.replicas))
                 var configuration = PullConsumerConfiguration(stream: FleetSubjects.follow.name,
                                                               durable: FleetSubjects.workers,
                                                               subject: FleetSubjects.followSubject)

@@ -13,6 +13,8 @@ final class LivePublisher: Sendable {
     let connection: NATSConnection
     let buffer: PublishBuffer
     let metrics: FleetMetrics
+    /// The stream created when missing (its replicas, on a cluster).
+    let stream: JetStreamStream
     private let note: @Sendable (String) -> Void
     private let reconnected = Signal()
     private let tasks = Mutex<[Task<Void, Never>]>([])
@@ -27,9 +29,10 @@ final class LivePublisher: Sendable {
         var refused = 0
     }
 
-    private init(connection: NATSConnection, capacity: Int, metrics: FleetMetrics,
+    private init(connection: NATSConnection, capacity: Int, metrics: FleetMetrics, stream: JetStreamStream,
                  note: @escaping @Sendable (String) -> Void) {
         self.connection = connection
+        self.stream = stream
         self.buffer = PublishBuffer(capacity: capacity)
         self.metrics = metrics
         self.note = note
@@ -38,7 +41,7 @@ final class LivePublisher: Sendable {
     /// Connects to `servers` (at once, or in the background if no server answers yet: messages then wait in the
     /// buffer) and starts publishing.
     static func start(servers: [String], capacity: Int, metrics: FleetMetrics = FleetMetrics(),
-                      note: @escaping @Sendable (String) -> Void) async throws -> LivePublisher {
+                      stream: JetStreamStream = FleetSubjects.messages, note: @escaping @Sendable (String) -> Void) async throws -> LivePublisher {
         var options = NATSConnectionOptions(servers: servers)
         options.name = "bcstream \(ProcessInfo.processInfo.processIdentifier)"
         options.reconnectWait = .milliseconds(250)
@@ -48,7 +51,8 @@ final class LivePublisher: Sendable {
         } catch {
             throw CommandFailure("cannot use NATS at \(servers.joined(separator: ",")): \(error)")
         }
-        let publisher = LivePublisher(connection: connection, capacity: capacity, metrics: metrics, note: note)
+        let publisher = LivePublisher(connection: connection, capacity: capacity, metrics: metrics, stream: stream,
+                                      note: note)
         if !connection.isConnected {
             note("NATS at \(servers.joined(separator: ",")) does not answer yet; messages wait (at most \(capacity)) until it does")
         }
@@ -124,7 +128,7 @@ final class LivePublisher: Sendable {
         while let message = await buffer.first() {
             do throws(NATSError) {
                 if !streamReady {
-                    try await connection.ensureStream(FleetSubjects.messages)
+                    try await connection.ensureStream(stream)
                     streamReady = true
                 }
                 let started = ContinuousClock.now

@@ -49,9 +49,10 @@ enum NATSServers {
         return try await publisher(text, capacity: capacity)
     }
 
-    static func publisher(_ text: String, capacity: Int, metrics: FleetMetrics = FleetMetrics())
+    static func publisher(_ text: String, capacity: Int, metrics: FleetMetrics = FleetMetrics(), replicas: Int = 1)
         async throws -> LivePublisher {
         try await LivePublisher.start(servers: parse(text) ?? [text], capacity: capacity, metrics: metrics,
+                                      stream: FleetSubjects.replicated(FleetSubjects.messages, replicas),
                                       note: { note($0) })
     }
 

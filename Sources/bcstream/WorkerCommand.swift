@@ -22,8 +22,8 @@ struct WorkerCommand: AsyncParsableCommand {
             SIGTERM or Ctrl-C hands every claim back at once (nak), publishes what waits, and exits.
 
             Deployment: run N workers on any machines against one NATS cluster (nats-server -js with \
-            clustering; pass every server, comma-separated, to --nats). They share the queue: add \
-            workers to follow more lives. Read BCSTREAM from any language with a NATS client (the \
+            clustering; pass every server, comma-separated, to --nats, and --replicas 3 so the \
+            streams survive a node). They share the queue: add workers to follow more lives. Read BCSTREAM from any language with a NATS client (the \
             README has a five-line Python consumer). --metrics-port serves Prometheus counters at \
             /metrics: lives followed and active, messages per kind, decode errors, NATS \
             reconnects, publish latency, buffer depth.
@@ -59,6 +59,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds between bcsvr PINGs of each live.")
     var pingInterval: Double = 30
 
+    @Option(help: "Copies of each stream created when missing (3 on a three-node cluster).")
+    var replicas = 1
+
     func validate() throws {
         try NATSServers.validate(nats, option: "--nats", buffer: publishBuffer)
         if maxLives < 1 { throw ValidationError("--max-lives must be at least 1.") }
@@ -68,6 +71,7 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         if maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1.") }
         if pingInterval <= 0 { throw ValidationError("--ping-interval must be positive.") }
+        if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
     }
 
     func run() async throws {
@@ -77,13 +81,15 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         // After the bootstrap: the counters bind to the Prometheus registry when they are made.
         let metrics = FleetMetrics()
-        let publisher = try await NATSServers.publisher(nats, capacity: publishBuffer, metrics: metrics)
+        let publisher = try await NATSServers.publisher(nats, capacity: publishBuffer, metrics: metrics,
+                                                        replicas: replicas)
         let loop = WebSocketLoop(name: "bcstream.worker")
         var settings = FleetWorker.Settings()
         settings.maxLives = maxLives
         settings.claimTimeout = .milliseconds(Int64(claimTimeout * 1000))
         settings.maxAttempts = maxAttempts
         settings.pingInterval = .milliseconds(Int64(pingInterval * 1000))
+        settings.replicas = replicas
         let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop,
                                  note: { NATSServers.note($0) })
         _ = try? await cancellingOnInterrupt { await worker.run() }
@@ -98,6 +104,7 @@ struct FollowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract: "Queue lives for `bcstream worker` on NATS JetStream.",
+        usage: "bcstream follow --nats <nats> <url> --key <key> ... [<options>]",
         discussion: """
             Publishes {"url":…,"key":…} for each --key to the work-queue stream BCSTREAM_FOLLOW \
             (subject bcstream.follow; created if missing) and waits for JetStream's ack. One worker \
@@ -118,9 +125,13 @@ struct FollowCommand: AsyncParsableCommand {
     @Option(name: .customLong("key"), help: "A channel key to follow. Repeat for several lives.")
     var keys: [String] = []
 
+    @Option(help: "Copies of the queue's stream if it is created here (3 on a three-node cluster).")
+    var replicas = 1
+
     func validate() throws {
         try NATSServers.validate(nats, option: "--nats")
         if keys.isEmpty { throw ValidationError("Pass at least one --key.") }
+        if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
         for key in keys {
             if let problem = FollowRequest(url: url, key: key).problem { throw ValidationError(TerminalText.escaped(problem)) }
         }
@@ -129,7 +140,7 @@ struct FollowCommand: AsyncParsableCommand {
     func run() async throws {
         let connection = try await NATSServers.connect(nats)
         do {
-            try await connection.ensureStream(FleetSubjects.follow)
+            try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, replicas))
             for key in keys {
                 let ack = try await connection.publish(FollowRequest(url: url, key: key).json,
                                                        to: FleetSubjects.followSubject)

@@ -1,6 +1,6 @@
 """An independent reader of bcstream's JetStream streams, written with nats-py (not our nats.c binding).
 
-    python3 nats_consumer.py read NATS_URL --ends KEY,KEY... [--timeout S]
+    python3 nats_consumer.py read NATS_URL[,NATS_URL...] --ends KEY,KEY... [--timeout S]
 
 Reads stream BCSTREAM from its first message with an ordered consumer on `bcstream.msg.>` and prints one JSON
 line per message: {"subject", "id" (Nats-Msg-Id), "seq" (stream sequence), "data" (the payload, parsed)}. It
@@ -54,7 +54,7 @@ async def main():
     args = parser.parse_args()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + args.timeout
-    nc = await nats.connect(args.url, max_reconnect_attempts=-1, reconnect_time_wait=0.2)
+    nc = await nats.connect(servers=args.url.split(","), max_reconnect_attempts=-1, reconnect_time_wait=0.2)
     js = nc.jetstream()
     print("ready", flush=True)
     if args.scenario == "read":

@@ -167,3 +167,70 @@ import Testing
         }
     }
 }
+
+/// The fleet on a three-node NATS cluster on loopback: streams with three replicas keep every message of a live
+/// while the node the worker talks to dies mid-stream (the worker is given that node only, and fails over to the
+/// nodes the cluster announced).
+@Suite(.timeLimit(.minutes(3))) struct FleetClusterTests {
+    @Test func aWorkerOnAThreeNodeClusterLosesNothingWhenANodeDies() async throws {
+        let cluster = try await NATSCluster.start()
+        defer { cluster.remove() }
+        let servers = cluster.urls.joined(separator: ",")
+        let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
+                                     arguments: ["replay", "--interval", "0.03", "--keep-open"], name: "bcstream replay")
+        defer { replay.stop() }
+        let url = try #require(try await replay.lines.next(within: .seconds(10), "the replay's URL"))
+        // The reference: the same live as `listen` prints it, without NATS.
+        let reference = try PeerProcess(executable: BCStreamProcess.executable.path,
+                                        arguments: ["listen", url, "--key", "reference:key", "--format", "ndjson"],
+                                        name: "bcstream listen (reference)")
+        defer { reference.stop() }
+
+        let worker = try PeerProcess(executable: BCStreamProcess.executable.path,
+                                     arguments: ["worker", "--nats", cluster.nodes[0].url, "--replicas", "3",
+                                                 "--claim-timeout", "5"],
+                                     name: "worker")
+        defer { worker.stop() }
+        // The cluster elects its JetStream leader after the nodes are up: the worker retries until it can.
+        _ = try await worker.errorLines.first(within: .seconds(30), "the worker to wait for lives") {
+            $0.contains("waiting for lives on bcstream.follow")
+        }
+        let keys = ["c1:one", "c2:two"]
+        let queued = try BCStreamProcess.run(["follow", "--nats", servers, "--replicas", "3", url]
+                                             + keys.flatMap { ["--key", $0] })
+        #expect(queued.status == 0, "\(queued.stderr)")
+
+        // Some messages in, a node dies.
+        let watcher = try PeerProcess.python(FleetWorkerTests.consumer, "read",
+                                             [servers, "--ends", keys.joined(separator: ","), "--timeout", "60"])
+        _ = try await watcher.reported("{", times: 60, within: .seconds(30))
+        watcher.stop()
+        cluster.nodes[0].kill()
+
+        _ = try await worker.errorLines.first(within: .seconds(30), "the worker to fail over") {
+            $0 == "nats: reconnected to NATS"
+        }
+        for _ in keys {
+            _ = try await worker.errorLines.first(within: .seconds(60), "the worker to finish a live") {
+                $0.hasSuffix("the live ended; acked")
+            }
+        }
+        let reader = try PeerProcess.python(FleetWorkerTests.consumer, "read",
+                                            [servers, "--ends", keys.joined(separator: ","), "--timeout", "60"])
+        defer { reader.stop() }
+        _ = try await reader.reported("done", within: .seconds(60))
+        let stored = try reader.transcript.filter { $0.hasPrefix("{") }.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(Set(stored.compactMap { $0["id"] as? String }).count == stored.count, "nothing twice")
+        #expect(try await reference.exitStatus(within: .seconds(30)) == 0)
+        let expected = try await reference.lines.all(within: .seconds(5)).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["t"] as? Int
+        }
+        #expect(expected.count > 100)
+        for key in keys {
+            let messages = stored.compactMap { $0["data"] as? [String: Any] }.filter { $0["key"] as? String == key }
+            #expect(messages.map { $0["t"] as? Int } == expected, "\(key): every message the replay sent, in order")
+        }
+    }
+}
