@@ -141,7 +141,10 @@ final class FleetWorker: Sendable {
         }
         defer { heartbeat.cancel() }
 
-        guard let url = URL(string: request.url) else { return }
+        guard let url = URL(string: request.url) else {  // parse checked it; never left claimed regardless
+            try? claim.term()
+            return
+        }
         var configuration = BCListenerConfiguration(key: request.key, url: url)
         configuration.maxAttempts = settings.maxAttempts
         configuration.pingInterval = settings.pingInterval
