@@ -166,8 +166,9 @@ final class FleetWorker: Sendable {
                 break
             }
         }
-        guard let outcome, !Task.isCancelled else {
-            // Stopped before the live ended: another worker takes it now, and the replay resumes there.
+        guard let outcome else {
+            // Stopped before the live ended: another worker takes it now, and the server goes on from there. (A
+            // live that did end is acked below even when stopping: following it again could bring nothing.)
             try? claim.nak()
             note("handed back \(request.key)")
             return

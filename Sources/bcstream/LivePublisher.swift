@@ -146,7 +146,7 @@ final class LivePublisher: Sendable {
                 backoff = .milliseconds(100)
                 if let since = outage?.since, outage?.told == true {
                     let waited = ContinuousClock.now - since
-                    note("NATS takes messages again after \(waited.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))); publishing the \(buffer.count + 1) that waited")
+                    note("NATS takes messages again after \(waited.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))); \(buffer.count) more waiting")
                 }
                 outage = nil
             } catch {
