@@ -7,7 +7,7 @@
 #   Benchmarks/nats/worker-lives.sh                  # 1,000 lives, 20 s window, debug build
 #   LIVES=200 WINDOW=10 BCSTREAM=.build/release/bcstream Benchmarks/nats/worker-lives.sh
 #
-# Needs nats-server (Debian: apt install nats-server), curl, and a built bcstream (swift build).
+# Needs nats-server (Debian: apt install nats-server), python3, and a built bcstream (swift build).
 set -euo pipefail
 
 LIVES=${LIVES:-1000}
@@ -53,13 +53,14 @@ keys=()
 for i in $(seq 1 "$LIVES"); do keys+=(--key "bench$i:k$i"); done
 "$BCSTREAM" follow --nats "$nats" "$url" "${keys[@]}" >/dev/null
 
-metric() { curl -s "$metrics" | awk -v name="$1" '$1 == name { print $2; exit }'; }
+scrape() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())' "$metrics"; }
+metric() { scrape | awk -v name="$1" '$1 == name { print $2; exit }'; }
 echo "waiting until the worker follows $LIVES lives…" >&2
 until [ "$(metric bcstream_lives_active | cut -d. -f1)" = "$LIVES" ]; do sleep 0.5; done
 
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{ print $14 + $15 }' "/proc/$worker/stat"; }
-published() { curl -s "$metrics" | awk '$1 ~ /^bcstream_messages_total/ { sum += $2 } END { print sum + 0 }'; }
+published() { scrape | awk '$1 ~ /^bcstream_messages_total/ { sum += $2 } END { print sum + 0 }'; }
 cpu0=$(cpu); msgs0=$(published); start=$(date +%s.%N)
 sleep "$WINDOW"
 cpu1=$(cpu); msgs1=$(published); end=$(date +%s.%N)
