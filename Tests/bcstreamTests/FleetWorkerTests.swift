@@ -26,6 +26,22 @@ import Testing
         String((message["id"] as? String ?? "").prefix(36))
     }
 
+    /// The nats-py reader of stream BCSTREAM, writing its lines to a file (`lines(of:)`) and saying `read N` every
+    /// 50 messages: a pipe of hundreds of long lines was seen to stall a reader now and then.
+    static func reader(_ servers: String, ends keys: [String]) throws -> (PeerProcess, String) {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bcstream-read-\(UUID()).ndjson").path
+        let reader = try PeerProcess.python(consumer, "read", [servers, "--ends", keys.joined(separator: ","),
+                                                               "--timeout", "120", "--output", output])
+        return (reader, output)
+    }
+
+    /// The stored messages the reader wrote, parsed.
+    static func stored(_ output: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
     private func replay(interval: String) async throws -> (PeerProcess, String) {
         let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
                                      arguments: ["replay", "--interval", interval, "--keep-open"],
@@ -70,26 +86,25 @@ import Testing
             defer { a.stop() }
             let b = try await worker("B", server, settings)
             defer { b.stop() }
-            let reader = try PeerProcess.python(Self.consumer, "read", [server.url, "--ends", keys.joined(separator: ","),
-                                                                        "--timeout", "120"])
-            defer { reader.stop() }
+            let (reader, output) = try Self.reader(server.url, ends: keys)
+            defer {
+                reader.stop()
+                try? FileManager.default.removeItem(atPath: output)
+            }
             _ = try await reader.report("ready", within: .seconds(10))
             try follow(server, url, keys)
 
             // Each takes three (its --max-lives); a third of the way in, A dies without a word.
             try await waitForStderr(a, "nats: following ", times: 3, within: .seconds(10))
             try await waitForStderr(b, "nats: following ", times: 3, within: .seconds(10))
-            _ = try await reader.reported("{", times: 300, within: .seconds(30))
+            _ = try await reader.reported("read 300", within: .seconds(30))
             a.send(signal: SIGKILL)
             _ = try await a.exitStatus(within: .seconds(5))
-            let killedAt = reader.transcript.count
 
             // B ends its own lives, then takes A's after the claim timeout and follows them to their end.
             _ = try await reader.reported("done", within: .seconds(90))
             try await waitForStderr(b, "nats: following ", times: 3, within: .seconds(5))
-            let lines = reader.transcript.filter { $0.hasPrefix("{") }
-            #expect(lines.count > killedAt - 1)
-            let stored = try lines.map(object)
+            let stored = try Self.stored(output)
             let byKey = Dictionary(grouping: stored) { ($0["data"] as? [String: Any])?["key"] as? String ?? "" }
             #expect(Set(byKey.keys) == Set(keys))
             // A live followed by one worker from start to end is the reference every other live is held to.
@@ -201,10 +216,10 @@ import Testing
         #expect(queued.status == 0, "\(queued.stderr)")
 
         // Some messages in, a node dies.
-        let watcher = try PeerProcess.python(FleetWorkerTests.consumer, "read",
-                                             [servers, "--ends", keys.joined(separator: ","), "--timeout", "60"])
-        _ = try await watcher.reported("{", times: 60, within: .seconds(30))
+        let (watcher, watched) = try FleetWorkerTests.reader(servers, ends: keys)
+        _ = try await watcher.reported("read 50", within: .seconds(30))
         watcher.stop()
+        try? FileManager.default.removeItem(atPath: watched)
         cluster.nodes[0].kill()
 
         _ = try await worker.errorLines.first(within: .seconds(30), "the worker to fail over") {
@@ -215,13 +230,13 @@ import Testing
                 $0.hasSuffix("the live ended; acked")
             }
         }
-        let reader = try PeerProcess.python(FleetWorkerTests.consumer, "read",
-                                            [servers, "--ends", keys.joined(separator: ","), "--timeout", "60"])
-        defer { reader.stop() }
-        _ = try await reader.reported("done", within: .seconds(60))
-        let stored = try reader.transcript.filter { $0.hasPrefix("{") }.map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        let (reader, output) = try FleetWorkerTests.reader(servers, ends: keys)
+        defer {
+            reader.stop()
+            try? FileManager.default.removeItem(atPath: output)
         }
+        _ = try await reader.reported("done", within: .seconds(60))
+        let stored = try FleetWorkerTests.stored(output)
         #expect(Set(stored.compactMap { $0["id"] as? String }).count == stored.count, "nothing twice")
         #expect(try await reference.exitStatus(within: .seconds(30)) == 0)
         let expected = try await reference.lines.all(within: .seconds(5)).map {

@@ -23,12 +23,22 @@ import Testing
 
     /// Reads the stream with nats-py until both lives ended; returns its lines (one per stored message).
     private func consumed(from server: NATSServer) async throws -> [[String: Any]] {
+        // The lines go to a file: a pipe of a few hundred long lines was seen to stall the reader now and then.
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bcstream-read-\(UUID()).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
         let reader = try PeerProcess.python(Self.consumer, "read", [server.url, "--ends", Self.keys.joined(separator: ","),
-                                                                    "--timeout", "30"])
+                                                                    "--timeout", "30", "--output", output])
         defer { reader.stop() }
         _ = try await reader.report("ready", within: .seconds(10))
-        _ = try await reader.report("done", within: .seconds(30))
-        return try reader.transcript.filter { $0.hasPrefix("{") }.map(object)
+        do {
+            _ = try await reader.report("done", within: .seconds(35))
+        } catch {
+            let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+            let log = String(server.log.suffix(2000))
+            Issue.record("\(error): the reader wrote \(lines.count) lines; stdout: \(reader.transcript); stderr: \(reader.stderr); nats-server: \(log)")
+            throw error
+        }
+        return try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map { try object(String($0)) }
     }
 
     /// Every stdout line of `listen --format ndjson` is stored once, in order, as that line plus `receivedAt`, on
@@ -97,6 +107,8 @@ import Testing
             }
             let status = try await listen.exitStatus(within: .seconds(60))
             #expect(status == 0, "stderr: \(listen.stderr)")
+            // Read to its end first: the process can exit before its last lines are read from the pipe.
+            _ = try await listen.lines.all(within: .seconds(5), "the end of listen's stdout")
             let stdout = listen.transcript
             try expectPublished(stdout, try await consumed(from: server))
         }
