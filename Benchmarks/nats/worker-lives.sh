@@ -23,8 +23,8 @@ ulimit -n 65536 2>/dev/null || ulimit -n 8192 2>/dev/null || true
 work=$(mktemp -d)
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
+    # The worker first, while NATS is still there to take what it holds; then the servers.
+    for (( i=${#pids[@]}-1; i>=0; i-- )); do kill "${pids[$i]}" 2>/dev/null || true; wait "${pids[$i]}" 2>/dev/null || true; done
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM

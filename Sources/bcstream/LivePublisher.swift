@@ -68,25 +68,37 @@ final class LivePublisher: Sendable {
         metrics.bufferDepth.record(buffer.count)
     }
 
-    /// Publishes what is left and closes the connection. Returns how many messages were never published: 0,
-    /// unless the calling task is cancelled first (Ctrl-C while NATS is away), when the rest is counted, reported
+    /// How long stopping waits for what is left to be published. A signal cannot shorten it: a second signal
+    /// source for the same signal is not reliably delivered by libdispatch on Linux, so the bound is a clock.
+    static let drainLimit: Duration = .seconds(10)
+
+    /// Publishes what is left (for at most `limit`) and closes the connection. Returns how many messages were
+    /// never published: 0, unless NATS stayed unreachable for the whole `limit`; they are then counted, reported
     /// and lost.
-    func finish() async -> Int {
+    func finish(within limit: Duration = drainLimit) async -> Int {
         buffer.finish()
         let loop = tasks.withLock { $0.last }
         let waiting = buffer.count
         if waiting > 0, !connection.isConnected {
-            note("waiting for NATS to publish the last \(waiting) message\(waiting == 1 ? "" : "s"); Ctrl-C gives up on them")
+            let seconds = limit.components.seconds
+            note("waiting up to \(seconds) s for NATS to publish the last \(waiting) message\(waiting == 1 ? "" : "s")")
         }
-        await withTaskCancellationHandler {
-            await loop?.value
-        } onCancel: {
-            loop?.cancel()
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await loop?.value
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            if await group.next() == false { loop?.cancel() }
+            group.cancelAll()
         }
         let lost = buffer.count
         if lost > 0 {
             metrics.unpublished.increment(by: Int64(lost))
-            note("\(lost) message\(lost == 1 ? " was" : "s were") not published to NATS (stopped while NATS was unreachable)")
+            note("\(lost) message\(lost == 1 ? " was" : "s were") not published to NATS (it stayed unreachable while stopping)")
         }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         await connection.close()

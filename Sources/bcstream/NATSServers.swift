@@ -56,10 +56,11 @@ enum NATSServers {
                                       note: { note($0) })
     }
 
-    /// Publishes what waits (Ctrl-C gives up on it) and says what was published; returns how many were not.
+    /// Publishes what waits (for at most `LivePublisher.drainLimit`) and says what was published; returns how
+    /// many were not.
     static func finish(_ publisher: LivePublisher?) async -> Int {
         guard let publisher else { return 0 }
-        let lost = (try? await cancellingOnInterrupt { await publisher.finish() }) ?? publisher.buffer.count
+        let lost = await publisher.finish()
         note(publisher.summary)
         return lost
     }

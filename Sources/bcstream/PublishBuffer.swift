@@ -5,8 +5,9 @@ import Synchronization
 /// Full means back-pressure, never loss: `append` suspends until the publisher has taken one, so a channel's
 /// reader stops taking events, its listener's receive window fills, reading the socket pauses and TCP holds the
 /// server back (the listener reports `.readingPaused`). The one exception keeps shutdown from hanging: an append
-/// whose task is cancelled while it waits is admitted anyway, so the buffer may exceed `capacity` by at most one
-/// message per channel, and nothing is dropped.
+/// whose task is cancelled is admitted anyway, so nothing is dropped. After a stop the buffer may then exceed
+/// `capacity` by what the listeners still held (each listener holds at most its receive window, 1,024 messages or
+/// 4 MiB): still bounded, and published or counted by the drain (`LivePublisher.finish`).
 ///
 /// One consumer (the publisher) reads with `first()` and removes with `removeFirst()` once JetStream has acked,
 /// so a message in flight still counts as waiting.

@@ -113,4 +113,52 @@ import Testing
             try expectPublished(stdout, try await consumed(from: server))
         }
     }
+
+    @Test func listenStartsBeforeNATSAndPublishesEverythingOnceItIsUp() async throws {
+        let server = NATSServer.unstarted()
+        defer { server.remove() }
+        let (replay, url) = try await replay(interval: "0.01")
+        defer { replay.stop() }
+        let listen = try PeerProcess(
+            executable: BCStreamProcess.executable.path,
+            arguments: ["listen", url, "--key", Self.keys[0], "--key", Self.keys[1], "--format", "ndjson",
+                        "--publish", server.url, "--duration", "60"],
+            name: "bcstream listen --publish (NATS later)")
+        defer { listen.stop() }
+        _ = try await listen.errorLines.first(within: .seconds(10), "listen to say NATS is not there") {
+            $0.hasPrefix("nats: NATS at \(server.url) does not answer yet; messages wait")
+        }
+        _ = try await listen.lines.next(within: .seconds(10), "a first message on stdout")
+        try await server.start()
+        let status = try await listen.exitStatus(within: .seconds(60))
+        #expect(status == 0, "stderr: \(listen.stderr)")
+        let stdout = try await listen.lines.all(within: .seconds(5), "the end of listen's stdout")
+        try expectPublished(listen.transcript, try await consumed(from: server))
+        #expect(stdout.count + 1 == listen.transcript.count)
+    }
+
+    @Test func stoppingWhileNATSIsAwaySaysHowManyMessagesWereNotPublishedAndFails() async throws {
+        let server = NATSServer.unstarted()  // never started
+        defer { server.remove() }
+        let (replay, url) = try await replay(interval: "0.01")
+        defer { replay.stop() }
+        let listen = try PeerProcess(
+            executable: BCStreamProcess.executable.path,
+            arguments: ["listen", url, "--key", Self.keys[0], "--format", "ndjson", "--publish", server.url,
+                        "--publish-buffer", "5"],
+            name: "bcstream listen --publish (NATS never)")
+        defer { listen.stop() }
+        _ = try await listen.errorLines.first(within: .seconds(20), "the buffer to fill") {
+            $0.hasPrefix("nats: the publish buffer is full (5 messages)")
+        }
+        listen.send(signal: SIGINT)
+        _ = try await listen.errorLines.first(within: .seconds(10), "listen to wait for NATS") {
+            $0.hasPrefix("nats: waiting up to 10 s for NATS to publish the last ")
+        }
+        // The drain is bounded by a clock, not by a second Ctrl-C.
+        #expect(try await listen.exitStatus(within: .seconds(20)) == 1)
+        let errors = try await listen.errorLines.all(within: .seconds(5))
+        #expect(errors.contains { $0.hasPrefix("nats: ") && $0.contains("were not published to NATS (it stayed unreachable") },
+                "\(errors)")
+    }
 }
