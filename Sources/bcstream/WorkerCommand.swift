@@ -19,7 +19,8 @@ struct WorkerCommand: AsyncParsableCommand {
             ends (t=8, t=123) or fails for good; the reason, or `ended`, goes to stream \
             BCSTREAM_STATUS on bcstream.status.<channel>. A worker that dies (SIGKILL, a lost machine) \
             loses its claims after --claim-timeout seconds and another worker takes them over. \
-            SIGTERM or Ctrl-C hands every claim back at once (nak), publishes what waits, and exits.
+            SIGTERM or Ctrl-C hands every claim back at once (nak), publishes what waits (for at most \
+            10 s; what NATS did not take is counted on stderr, exit 1), and exits.
 
             Deployment: run N workers on any machines against one NATS cluster (nats-server -js with \
             clustering; pass every server, comma-separated, to --nats, and --replicas 3 so the \
