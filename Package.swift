@@ -17,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         // Counts allocations for `bcstream bench` (malloc/free of the bench process only).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // The worker's counters (swift-metrics) and their Prometheus text format (issue 14).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
@@ -50,6 +53,16 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // Debian's libnats-dev 3.4 (nats.c, the official NATS client with JetStream), seen through
+        // module.modulemap + shim.h.
+        .systemLibrary(
+            name: "CLibNATS",
+            pkgConfig: "libnats",
+            providers: [.apt(["libnats-dev"])]
+        ),
+        // A thin Sendable binding over nats.c: connection with reconnect, JetStream publish with acks and
+        // Nats-Msg-Id, streams, pull consumers, ack / nak / in-progress (docs/DESIGN.md, issue 14).
+        .target(name: "BCNATS", dependencies: ["CLibNATS"]),
         // The WebSocket client and server over libwebsockets. Its own target because both the
         // listener (client) and the replay tool (server) import it.
         .target(name: "BCWebSocket", dependencies: ["CLibWebSockets"]),
@@ -71,6 +84,9 @@ let package = Package(
                 "BCReplay",
                 "BCWebSocket",
                 "CLibEdit",
+                "BCNATS",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
@@ -88,6 +104,7 @@ let package = Package(
         // target, not a test target, so that test targets can depend on it; no product exports it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket", "TestSupport"]),
+        .testTarget(name: "BCNATSTests", dependencies: ["BCNATS", "TestSupport"]),
         .testTarget(
             name: "BCListenerTests",
             dependencies: ["BCListener", "BCMessages", "BCWebSocket", "TestSupport"]

@@ -22,6 +22,9 @@ BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/peers/run
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/decode/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/subscriptions/run.sh --small
 
+# The fleet benchmark, tiny: it only has to keep working (figures: Benchmarks/nats/worker-lives.sh, 1,000 lives).
+LIVES=20 WINDOW=2 BCSTREAM="$(swift build --show-bin-path)/bcstream" bash Benchmarks/nats/worker-lives.sh
+
 
 # Memory errors only: LeakSanitizer reports allocations that libwebsockets and Foundation's Process keep until
 # exit (not ours to free), so leak detection is off here.

@@ -132,6 +132,12 @@ struct ListenCommand: AsyncParsableCommand {
     @Flag(help: "At the end, print on stderr what `bcstream audit` reports of the messages.")
     var audit = false
 
+    @Option(help: "Also publish every message to NATS JetStream (stream BCSTREAM, subjects bcstream.msg.<channel>.<kind>), e.g. nats://127.0.0.1:4222.")
+    var publish: String?
+
+    @Option(help: "Messages that may wait for NATS while it is unreachable; when full, reading the lives pauses (nothing is dropped).")
+    var publishBuffer = PublishBuffer.defaultCapacity
+
     /// What the argument names: a bcsvr endpoint (with --key), or a live or user to resolve through the API.
     private enum Target {
         case endpoint(URL)
@@ -166,6 +172,7 @@ struct ListenCommand: AsyncParsableCommand {
                     + "(https://www.mirrativ.com/user/<id>) or a ws:// or wss:// endpoint."))
         }
         if followNext && !wait { throw ValidationError("--follow-next goes with --wait.") }
+        try NATSServers.validate(publish, option: "--publish", buffer: publishBuffer)
         guard let base = URL(string: apiBase), ["http", "https"].contains(base.scheme?.lowercased() ?? ""),
               base.host != nil else {
             throw ValidationError(TerminalText.escaped("--api-base \(apiBase) is not an http:// or https:// URL."))
@@ -185,6 +192,7 @@ struct ListenCommand: AsyncParsableCommand {
         if pingInterval <= 0 { throw ValidationError("--ping-interval must be positive.") }
         if connectTimeout <= 0 { throw ValidationError("--connect-timeout must be positive.") }
         if let maxAttempts, maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1.") }
+        try NATSServers.validate(publish, option: "--publish", buffer: publishBuffer)
     }
 
     /// The environment variable that may carry the API's cookie (`mr_id=VALUE`).
@@ -200,6 +208,7 @@ struct ListenCommand: AsyncParsableCommand {
         // the server sees the connections drop.
         let loop = WebSocketLoop(name: "bcstream.listen")
         let recorder = try record.map { try FrameRecorder(path: $0) }
+        let publisher = try await NATSServers.startPublisher(publish, capacity: publishBuffer)
         let failed: Bool
         switch target {
         case .endpoint(let endpoint):
@@ -213,7 +222,8 @@ struct ListenCommand: AsyncParsableCommand {
             }
             if keys.isEmpty { throw ValidationError("\(keysFile ?? "the keys file") holds no key.") }
             failed = try await cancellingOnInterrupt { [self] in
-                await follow(endpoint: endpoint, keys: keys, recorder: recorder, loop: loop, backlog: nil)
+                await follow(endpoint: endpoint, keys: keys, recorder: recorder, loop: loop, backlog: nil,
+                             publisher: publisher)
             }
         case .reference(let reference):
             let directory = makeDirectory()
@@ -222,12 +232,13 @@ struct ListenCommand: AsyncParsableCommand {
                     let watch = StreamerWatch(directory: directory, userID: userID, followNext: followNext,
                                               schedule: PollSchedule(interval: .milliseconds(Int64(pollInterval * 1000))))
                     return await watch.run { info in
-                        await follow(info, directory: directory, recorder: recorder, loop: loop)
+                        await follow(info, directory: directory, recorder: recorder, loop: loop, publisher: publisher)
                     }
                 }
                 do throws(LiveDirectoryError) {
                     let info = try await directory.resolve(reference)
-                    return await follow(info, directory: directory, recorder: recorder, loop: loop) ? 1 : 0
+                    return await follow(info, directory: directory, recorder: recorder, loop: loop,
+                                        publisher: publisher) ? 1 : 0
                 } catch {
                     // Ctrl-C while the API was asked: nothing went wrong.
                     if case .transport(_, .cancelled) = error { return 0 }
@@ -238,6 +249,7 @@ struct ListenCommand: AsyncParsableCommand {
             failed = exit != 0
             if exit > 1 {
                 await loop.shutdown()
+                _ = await NATSServers.finish(publisher)
                 throw ExitCode(exit)
             }
         case nil:
@@ -246,7 +258,9 @@ struct ListenCommand: AsyncParsableCommand {
         // Closes what is still open (1001, going away, if the session's own close has not gone out yet) and waits
         // for the close handshakes, at most about a second.
         await loop.shutdown()
-        if failed { throw ExitCode(1) }
+        // What still waits for NATS gets a last chance; what never got there is counted on stderr.
+        let unpublished = await NATSServers.finish(publisher)
+        if failed || unpublished > 0 { throw ExitCode(1) }
     }
 
     private func makeDirectory() -> LiveDirectory {
@@ -260,7 +274,7 @@ struct ListenCommand: AsyncParsableCommand {
 
     /// Follows one resolved live to its end; true when the connection failed.
     private func follow(_ info: LiveInfo, directory: LiveDirectory, recorder: FrameRecorder?,
-                        loop: WebSocketLoop) async -> Bool {
+                        loop: WebSocketLoop, publisher: LivePublisher?) async -> Bool {
         guard let endpoint = info.endpoint else {
             StatusLine().note("live \(info.liveID): broadcast_host \(info.broadcastHost) makes no URL")
             return true
@@ -279,14 +293,15 @@ struct ListenCommand: AsyncParsableCommand {
                 }
             }
         }
-        return await follow(endpoint: endpoint, keys: [info.key], recorder: recorder, loop: loop, backlog: source)
+        return await follow(endpoint: endpoint, keys: [info.key], recorder: recorder, loop: loop, backlog: source,
+                            publisher: publisher)
     }
 
     /// Listens to `keys` on `endpoint` until the lives end (or --count, --duration); true when it failed.
     /// `loop` carries the first 500 channels; more get loops of their own (`WebSocketLoopPool`), so start-up stays
     /// linear in the channels.
     private func follow(endpoint: URL, keys: [String], recorder: FrameRecorder?, loop: WebSocketLoop,
-                        backlog: ListenSession.BacklogSource?) async -> Bool {
+                        backlog: ListenSession.BacklogSource?, publisher: LivePublisher?) async -> Bool {
         var webSocket = WebSocketClientConfiguration()
         webSocket.tls = .init(caFile: caFile, insecure: insecure)
         webSocket.permessageDeflate = !noCompression
@@ -305,7 +320,8 @@ struct ListenCommand: AsyncParsableCommand {
         }
         let liveAudit = audit ? LiveAudit() : nil
         var session = ListenSession(listeners: listeners, format: format, count: count,
-                                    duration: duration.map { .milliseconds(Int64($0 * 1000)) }, backlog: backlog)
+                                    duration: duration.map { .milliseconds(Int64($0 * 1000)) }, backlog: backlog,
+                                    publisher: publisher)
         if let liveAudit { session.onEvent = { event, key in liveAudit.observe(event, key: key) } }
         let failed = await session.run().failed
         liveAudit?.printReport()

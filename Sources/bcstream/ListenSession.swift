@@ -18,6 +18,9 @@ struct ListenSession {
     /// while its live messages wait in the listener's queue; nil for none. With it, a live comment whose `lci`
     /// was already shown is dropped.
     var backlog: BacklogSource?
+    /// Where every message and decode error is also published (`--publish`), if anywhere. Its buffer being full
+    /// holds the channel's reader back, and so the channel's socket.
+    var publisher: LivePublisher? = nil
 
     typealias BacklogSource = @Sendable (_ key: String) async -> Result<[String], LiveDirectoryError>
 
@@ -36,16 +39,23 @@ struct ListenSession {
                                      dropsSeenComments: backlog != nil)
         let backlog = backlog
         let channels = listeners.count
+        let publisher = publisher
+        let maker = FleetMessageMaker()
         await withTaskGroup(of: Bool.self) { group in
-            for listener in listeners {
+            for (index, listener) in listeners.enumerated() {
                 let key = listener.configuration.key
                 let host = listener.configuration.host
                 let onEvent = onEvent
                 group.addTask {
                     var events = listener.makeAsyncIterator()
                     var backlogFetched = backlog == nil
+                    var frame = 0
                     while let event = await events.next() {
                         onEvent?(event, key)
+                        if let publisher, let message = maker.message(for: event, key: key, follow: index, frame: frame) {
+                            frame += 1
+                            await publisher.append(message)
+                        }
                         var keepGoing = printer.handle(event, key: key, host: host)
                         if keepGoing, !backlogFetched, case .subscribed = event, let backlog {
                             backlogFetched = true

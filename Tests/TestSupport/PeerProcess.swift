@@ -142,6 +142,11 @@ public final class PeerProcess: @unchecked Sendable {
         return try await withTimeout(timeout, "\(name) to exit") { await exit.status() }
     }
 
+    /// Sends `signal` (SIGKILL: a crash; SIGTERM: a polite stop) without waiting; `stop()` still reaps it.
+    public func send(signal: Int32) {
+        if !exit.hasExited { kill(process.processIdentifier, signal) }
+    }
+
     /// Terminates (SIGTERM, then SIGKILL after 2 s) and reaps the process.
     public func stop() {
         let alreadyReaped = reaped.withLock { done in

@@ -4,7 +4,8 @@ import Testing
 /// What a person meets first: help that reads on an 80-column terminal, a version, and typos that fail.
 @Suite("The command line's surface")
 struct CommandLineSurfaceTests {
-    static let subcommands = ["demo", "listen", "replay", "decode", "types", "audit", "fixture", "bench"]
+    static let subcommands = ["demo", "listen", "replay", "decode", "types", "audit", "fixture", "bench", "worker",
+                              "follow"]
 
     @Test("help fits 80 columns", arguments: [[]] + subcommands.map { [$0] } + [["fixture", "add"]])
     func helpFits80Columns(subcommand: [String]) throws {

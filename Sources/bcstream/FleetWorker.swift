@@ -1,0 +1,189 @@
+import BCListener
+import BCNATS
+import BCWebSocket
+import Foundation
+import Synchronization
+
+/// Takes lives from the work queue `BCSTREAM_FOLLOW` and follows up to `maxLives` of them at once on one
+/// `WebSocketLoop`, publishing what they say through the `LivePublisher` (docs/DESIGN.md, "The fleet on NATS
+/// JetStream").
+///
+/// A claim (a fetched request) is kept alive by an in-progress ack every third of `claimTimeout` while its live is
+/// followed; it is acked once the live ended (t=8 / t=123) or failed for good, after its last message was
+/// published and its status (`bcstream.status.<channel>`) stored. A worker that dies stops sending in-progress:
+/// JetStream hands its claims to another worker after `claimTimeout`. A worker stopped (cancelled: SIGTERM,
+/// Ctrl-C) naks its claims at once, so another takes them without waiting.
+final class FleetWorker: Sendable {
+    struct Settings: Sendable {
+        var maxLives = 100
+        var claimTimeout: Duration = .seconds(30)
+        var maxAttempts: Int? = 20
+        var pingInterval: Duration = .seconds(30)
+        var connectTimeout: Duration = .seconds(10)
+        /// Copies of each stream the worker creates (3 on a three-node cluster survives a node).
+        var replicas = 1
+    }
+
+    let settings: Settings
+    let publisher: LivePublisher
+    let loop: WebSocketLoop
+    let note: @Sendable (String) -> Void
+    let identity = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    private let maker = FleetMessageMaker()
+    private let follows = Mutex(0)
+    private let active = Mutex(0)
+    private let slotFreed = Signal()
+
+    init(settings: Settings, publisher: LivePublisher, loop: WebSocketLoop,
+         note: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.publisher = publisher
+        self.loop = loop
+        self.note = note
+    }
+
+    private var connection: NATSConnection { publisher.connection }
+    private var metrics: FleetMetrics { publisher.metrics }
+
+    /// Claims and follows lives until cancelled; then hands back every claim and returns.
+    func run() async {
+        guard let consumer = await openConsumer() else { return }
+        note("worker \(identity) waiting for lives on \(FleetSubjects.followSubject) (at most \(settings.maxLives) at once)")
+        await withDiscardingTaskGroup { group in
+            var told = false
+            while !Task.isCancelled {
+                let free = settings.maxLives - active.withLock { $0 }
+                if free <= 0 {
+                    await slotFreed.wait(upTo: .seconds(5))
+                    continue
+                }
+                let claims: [NATSMessage]
+                do {
+                    claims = try await consumer.fetch(batch: min(free, 64), timeout: .seconds(1))
+                    if told { note("taking lives again") }
+                    told = false
+                } catch {
+                    if !told { note("cannot take lives from NATS: \(error); retrying") }
+                    told = true
+                    await retryPause()
+                    continue
+                }
+                for claim in claims {
+                    if Task.isCancelled {
+                        try? claim.nak()
+                        continue
+                    }
+                    active.withLock { $0 += 1 }
+                    metrics.livesActive.record(active.withLock { $0 })
+                    group.addTask { [self] in
+                        await follow(claim)
+                        active.withLock { $0 -= 1 }
+                        metrics.livesActive.record(active.withLock { $0 })
+                        slotFreed.fire()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Creates the streams and opens the shared durable consumer, retrying until NATS answers or the task is
+    /// cancelled.
+    private func openConsumer() async -> PullConsumer? {
+        var told = false
+        while !Task.isCancelled {
+            do {
+                try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, settings.replicas))
+                try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.status, settings.replicas))
+                var configuration = PullConsumerConfiguration(stream: FleetSubjects.follow.name,
+                                                              durable: FleetSubjects.workers,
+                                                              subject: FleetSubjects.followSubject)
+                configuration.ackWait = settings.claimTimeout
+                return try await PullConsumer.open(configuration, on: connection)
+            } catch {
+                if !told { note("cannot open the work queue \(FleetSubjects.follow.name): \(error); retrying") }
+                told = true
+                await retryPause()
+            }
+        }
+        return nil
+    }
+
+    /// After a failed NATS call: a second (disconnected calls fail at once while nats.c reconnects; there is no
+    /// event for "JetStream is ready again").
+    private func retryPause() async {
+        try? await Task.sleep(for: .seconds(1))
+    }
+
+    /// Follows the live of one claim to its end, then acks it; naks it if cancelled first.
+    private func follow(_ claim: NATSMessage) async {
+        let request: FollowRequest
+        switch FollowRequest.parse(claim.data) {
+        case .success(let parsed):
+            request = parsed
+        case .failure(let problem):
+            note("dropped a request that cannot be followed: \(problem)")
+            try? claim.term()
+            return
+        }
+        let number = follows.withLock { number in
+            defer { number += 1 }
+            return number
+        }
+        let redelivered = claim.deliveries > 1 ? " (taken over: delivery \(claim.deliveries))" : ""
+        note("following \(request.key) on \(request.url)\(redelivered)")
+        metrics.livesFollowed.increment()
+        let interval = settings.claimTimeout / 3
+        let heartbeat = Task { [claim] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                try? claim.inProgress()
+            }
+        }
+        defer { heartbeat.cancel() }
+
+        guard let url = URL(string: request.url) else {  // parse checked it; never left claimed regardless
+            try? claim.term()
+            return
+        }
+        var configuration = BCListenerConfiguration(key: request.key, url: url)
+        configuration.maxAttempts = settings.maxAttempts
+        configuration.pingInterval = settings.pingInterval
+        configuration.connectTimeout = settings.connectTimeout
+        let listener = ChannelListener(configuration: configuration, loop: loop)
+        var outcome: (status: String, reason: String?)?
+        var frame = 0
+        for await event in listener {
+            if let message = maker.message(for: event, key: request.key, follow: number, frame: frame) {
+                frame += 1
+                await publisher.append(message)
+            }
+            switch event {
+            case .ended:
+                outcome = ("ended", nil)
+            case .failed(let failure):
+                outcome = ("failed", failure.description(host: configuration.host))
+            default:
+                break
+            }
+        }
+        guard let outcome else {
+            // Stopped before the live ended: another worker takes it now, and the server goes on from there. (A
+            // live that did end is acked below even when stopping: following it again could bring nothing.)
+            try? claim.nak()
+            note("handed back \(request.key)")
+            return
+        }
+        // Acked only once its last message is in JetStream: a worker dying before that loses the claim, not them.
+        await publisher.buffer.waitUntilRemoved(through: publisher.buffer.admittedCount)
+        let status = FollowStatus(status: outcome.status, key: request.key, url: request.url, reason: outcome.reason,
+                                  worker: identity, at: Date().formatted(.iso8601))
+        _ = try? await connection.publish(status.json, to: FleetSubjects.status(key: request.key),
+                                          timeout: LivePublisher.publishTimeout)
+        do {
+            try claim.ack()
+            note("\(request.key): \(outcome.reason.map { "failed: \($0)" } ?? "the live ended"); acked")
+        } catch {
+            note("\(request.key): \(outcome.status), but the ack failed (\(error)); it will be followed again")
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import BCMessages
+import BCWebSocket
+import Foundation
+
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Follow lives queued on NATS JetStream and publish their messages; run several.",
+        usage: "bcstream worker --nats <nats> [<options>]",
+        discussion: """
+            Takes lives from the work-queue stream BCSTREAM_FOLLOW (subject bcstream.follow, payload \
+            {"url":"ws(s)://…","key":"…"}; `bcstream follow` queues one), follows up to --max-lives at \
+            once on one WebSocket loop, and publishes every message and decode error to stream \
+            BCSTREAM on bcstream.msg.<channel>.<kind>, as `listen --publish` does. The streams are \
+            created if missing.
+
+            A claimed live is kept with an in-progress ack while it is followed, and acked when it \
+            ends (t=8, t=123) or fails for good; the reason, or `ended`, goes to stream \
+            BCSTREAM_STATUS on bcstream.status.<channel>. A worker that dies (SIGKILL, a lost machine) \
+            loses its claims after --claim-timeout seconds and another worker takes them over. \
+            SIGTERM or Ctrl-C hands every claim back at once (nak), publishes what waits (for at most \
+            10 s; what NATS did not take is counted on stderr, exit 1), and exits.
+
+            Deployment: run N workers on any machines against one NATS cluster (nats-server -js with \
+            clustering; pass every server, comma-separated, to --nats, and --replicas 3 so the \
+            streams survive a node). They share the queue: add workers to follow more lives. Read BCSTREAM from any language with a NATS client (the \
+            README has a five-line Python consumer). --metrics-port serves Prometheus counters at \
+            /metrics: lives followed and active, messages per kind, decode errors, NATS \
+            reconnects, publish latency, buffer depth.
+
+            Examples:
+              bcstream worker --nats nats://127.0.0.1:4222 --max-lives 500
+              bcstream worker --nats nats://a:4222,nats://b:4222,nats://c:4222 \\
+                  --metrics-port 9464
+            """
+    )
+
+    @Option(help: "NATS servers: nats://HOST:PORT, several separated by commas.")
+    var nats: String
+
+    @Option(help: "Lives followed at once.")
+    var maxLives = 100
+
+    @Option(help: "Seconds a claim is kept without news before another worker takes the live.")
+    var claimTimeout: Double = 30
+
+    @Option(help: "Serve Prometheus metrics on this port (GET /metrics); 0 picks one.")
+    var metricsPort: Int?
+
+    @Option(help: "Address the metrics are served on.")
+    var metricsHost = "127.0.0.1"
+
+    @Option(help: "Messages that may wait for NATS; when full, reading the lives pauses.")
+    var publishBuffer = PublishBuffer.defaultCapacity
+
+    @Option(help: "A live fails for good after this many failed connection attempts in a row.")
+    var maxAttempts = 20
+
+    @Option(help: "Seconds between bcsvr PINGs of each live.")
+    var pingInterval: Double = 30
+
+    @Option(help: "Copies of each stream created when missing (3 on a three-node cluster).")
+    var replicas = 1
+
+    func validate() throws {
+        try NATSServers.validate(nats, option: "--nats", buffer: publishBuffer)
+        if maxLives < 1 { throw ValidationError("--max-lives must be at least 1.") }
+        if claimTimeout < 1 { throw ValidationError("--claim-timeout must be at least 1 second.") }
+        if let metricsPort, !(0...65535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be between 0 and 65535.")
+        }
+        if maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1.") }
+        if pingInterval <= 0 { throw ValidationError("--ping-interval must be positive.") }
+        if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
+    }
+
+    func run() async throws {
+        let metricsServer = try metricsPort.map { try MetricsServer(host: metricsHost, port: $0) }
+        if let metricsServer {
+            NATSServers.note("metrics on http://\(metricsHost):\(metricsServer.port)/metrics")
+        }
+        // After the bootstrap: the counters bind to the Prometheus registry when they are made.
+        let metrics = FleetMetrics()
+        let publisher = try await NATSServers.publisher(nats, capacity: publishBuffer, metrics: metrics,
+                                                        replicas: replicas)
+        let loop = WebSocketLoop(name: "bcstream.worker")
+        var settings = FleetWorker.Settings()
+        settings.maxLives = maxLives
+        settings.claimTimeout = .milliseconds(Int64(claimTimeout * 1000))
+        settings.maxAttempts = maxAttempts
+        settings.pingInterval = .milliseconds(Int64(pingInterval * 1000))
+        settings.replicas = replicas
+        let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop,
+                                 note: { NATSServers.note($0) })
+        _ = try? await cancellingOnInterrupt { await worker.run() }
+        await loop.shutdown()
+        let unpublished = await NATSServers.finish(publisher)
+        metricsServer?.stop()
+        if unpublished > 0 { throw ExitCode(1) }
+    }
+}
+
+struct FollowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "follow",
+        abstract: "Queue lives for `bcstream worker` on NATS JetStream.",
+        usage: "bcstream follow --nats <nats> <url> --key <key> ... [<options>]",
+        discussion: """
+            Publishes {"url":…,"key":…} for each --key to the work-queue stream BCSTREAM_FOLLOW \
+            (subject bcstream.follow; created if missing) and waits for JetStream's ack. One worker \
+            takes each live.
+
+            Example:
+              bcstream follow --nats nats://127.0.0.1:4222 wss://online.example.com/ \\
+                  --key 118f91f:UdoBre1M
+            """
+    )
+
+    @Option(help: "NATS servers: nats://HOST:PORT, several separated by commas.")
+    var nats: String
+
+    @Argument(help: "The bcsvr WebSocket endpoint, ws:// or wss://.")
+    var url: String
+
+    @Option(name: .customLong("key"), help: "A channel key to follow. Repeat for several lives.")
+    var keys: [String] = []
+
+    @Option(help: "Copies of the queue's stream if it is created here (3 on a three-node cluster).")
+    var replicas = 1
+
+    func validate() throws {
+        try NATSServers.validate(nats, option: "--nats")
+        if keys.isEmpty { throw ValidationError("Pass at least one --key.") }
+        if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
+        for key in keys {
+            if let problem = FollowRequest(url: url, key: key).problem { throw ValidationError(TerminalText.escaped(problem)) }
+        }
+    }
+
+    func run() async throws {
+        let connection = try await NATSServers.connect(nats)
+        do {
+            try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, replicas))
+            for key in keys {
+                let ack = try await connection.publish(FollowRequest(url: url, key: key).json,
+                                                       to: FleetSubjects.followSubject)
+                writeLine("queued \(key) (\(ack.stream) #\(ack.sequence))")
+            }
+        } catch {
+            await connection.close()
+            throw CommandFailure("cannot queue on NATS at \(nats): \(error)")
+        }
+        await connection.close()
+    }
+}
