@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as the README's second command and CI (.ci/run) run it, after the packages are installed:
-#   1. swift test: every Swift Testing suite (unit, loopback integration against the Python peers, the built CLI);
+#   1. swift test: every Swift Testing suite (unit, loopback integration against the Python peers, the built CLI),
+#      the NATS suites last and one at a time;
 #   2. the hostile-peer suite (Tests/Hostile, pytest): raw-socket servers and clients against the built bcstream;
 #   3. the decoders' fuzz target for a minute (Fuzz/run.sh);
 #   4. the benchmarks, small, so that they keep working: the peers (Benchmarks/peers), decoding beside msgspec
@@ -10,7 +11,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift build --build-tests
-swift test --skip-build
+# The NATS suites start real nats-server processes (a three-node cluster among them) and time claims and
+# redeliveries: they run after the rest, one at a time, so that two cores shared with 400 other tests cannot
+# starve a worker's in-progress acks past its claim timeout.
+nats_suites='BCNATSTests|ListenPublishTests|FleetWorkerTests|FleetClusterTests'
+swift test --skip-build --skip "$nats_suites"
+swift test --skip-build --no-parallel --filter "$nats_suites"
 
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" python3 -m pytest -q Tests/Hostile
 
