@@ -145,12 +145,35 @@ public struct CanonicalJSONWriter: Sendable {
 
     private static let hex: StaticString = "0123456789abcdef"
 
+    /// The high bit of each byte of `word` (byte 0 lowest) that is `"`, `\` or below 0x20, by the SWAR zero-byte
+    /// test: a byte above a flagged one may be flagged falsely, never the lowest flagged one, so the caller jumps
+    /// to the lowest and looks at it byte by byte.
+    @inline(__always)
+    private static func bytesToEscape(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+    }
+
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
         let count = utf8.count
+        let base = utf8.baseAddress
         while index < count {
+            // Eight bytes at a time while none needs escaping; at a word that holds one, straight to it.
+            if let base, count - index >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let special = Self.bytesToEscape(word)
+                if special == 0 {
+                    index += 8
+                    continue
+                }
+                index += special.trailingZeroBitCount / 8
+            }
             let byte = utf8[index]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 index += 1

@@ -80,6 +80,21 @@ import Testing
         #expect(keyed.text == (try Self.encoded(JSONValue.object([string: .string(string), "k": .array([.string(string), .null])]))))
     }
 
+    /// The writer skips eight bytes at a time while none needs escaping: each character that does, at every offset
+    /// of a word and across multi-byte text, is escaped as JSONEncoder escapes it.
+    @Test(arguments: ["\"", "\\", "\u{0}", "\n", "\u{1F}", "\t"])
+    func aCharacterToEscapeAtEveryOffset(_ special: String) throws {
+        for offset in 0..<20 {
+            for filler in ["abcdefghijklmnopqrstuvwx", "ねこまる🍊みかん"] {
+                let prefix = String(filler.prefix(offset % filler.count))
+                let string = prefix + special + filler + special
+                var writer = CanonicalJSONWriter()
+                writer.string(string)
+                #expect(writer.text == (try Self.encoded(string)), "offset \(offset)")
+            }
+        }
+    }
+
     @Test func everyControlCharacter() throws {
         let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
         var writer = CanonicalJSONWriter()
