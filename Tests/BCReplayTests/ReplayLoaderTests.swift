@@ -257,6 +257,17 @@ import Testing
         #expect(playlist.items.allSatisfy { $0.fixtureName == nil })
     }
 
+    /// Lines are cut on the bytes, so a recording saved with Windows line ends (CRLF) loads as it is: with a split on
+    /// Characters, "\r\n" is one Character and nothing was cut at all.
+    @Test func aRecordingWithCRLFLineEndsLoadsTheSame() throws {
+        let unix = RecordingParser.parse(try Self.recording(), file: "session.ndjson")
+        let windows = RecordingParser.parse(try Self.recording().replacingOccurrences(of: "\n", with: "\r\n"),
+                                            file: "session.ndjson")
+        #expect(windows.items.map(\.text) == unix.items.map(\.text))
+        #expect(windows.items.map(\.location.line) == unix.items.map(\.location.line))
+        #expect(windows.problems.map(\.location.line) == unix.problems.map(\.location.line))
+    }
+
     @Test func aMalformedLineIsAProblemWithFileAndLineAndTheRestStillLoads() throws {
         let problems = RecordingParser.parse(try Self.recording(), file: "session.ndjson").problems
         #expect(problems.map(\.location.description)
