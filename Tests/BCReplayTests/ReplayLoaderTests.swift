@@ -1,3 +1,4 @@
+import BCListener
 import BCMessages
 import BCReplay
 import Foundation
@@ -255,6 +256,29 @@ import Testing
             "ACK", "MSG\t118f91f:UdoBre1M\t{\"t\":23,\"online_viewer_num\":44}", "MSG\t118f91f:UdoBre1M\t{\"t\":8}",
         ])
         #expect(playlist.items.allSatisfy { $0.fixtureName == nil })
+    }
+
+    /// A recording is read with the fast engine's tape first: for every kind of line it must give the frame
+    /// JSONDecoder gives (and fail where it fails, so that JSONDecoder's words report the line).
+    static let tapeLines = [
+        #"{"key":"k:1","text":"MSG\tk:1\t{\"t\":1,\"cm\":\"\\u3053\\uD83C\\uDF38 \\\"q\\\" \\\\\"}","time":"2026-11-22T02:30:11.123Z"}"#,
+        #"{"time":"2026-11-22T02:30:11Z","key":"é\u00e9","text":"ACK","binary":false}"#,
+        #"{"time":"2026-11-22T02:30:11.5Z","key":"k","bytes":"AAEC/w==","binary":true}"#,
+        #"{"time":"2026-11-22T02:30:11.123Z","key":"k","bytes":"AAEC","refused":"too big","size":9}"#,
+        #"{"time":"2026-11-22T02:30:11.123Z","key":"k","text":"a","key":"second"}"#,
+        #"{"time":"yesterday","key":"k","text":"ACK"}"#, #"{"time":"2026-11-22T02:30:11Z","key":"k","text":3}"#,
+        #"{"time":"2026-11-22T02:30:11Z","key":"k","text":"\ud800"}"#, #"[1]"#, "not json",
+    ]
+
+    @Test(arguments: tapeLines)
+    func theTapeReadsEachLineAsJSONDecoderDoes(_ line: String) {
+        let data = Data(line.utf8)
+        let fast = try? TapeJSONDecoder().decode(RecordedFrame.self, from: data)
+        let reference = try? JSONDecoder().decode(RecordedFrame.self, from: data)
+        #expect(fast == reference, "\(line)")
+        // The first five are frames: both must read them (equal failures alone would prove nothing).
+        let frames = 5
+        if Self.tapeLines.firstIndex(of: line).map({ $0 < frames }) == true { #expect(fast != nil, "\(line)") }
     }
 
     /// Lines are cut on the bytes, so a recording saved with Windows line ends (CRLF) loads as it is: with a split on
