@@ -138,6 +138,13 @@ private final class SessionPrinter: Sendable {
         }
     }
 
+    /// In text with several channels, which channel a line is from: `[118f91f:UdoBre1M] ` (escaped: a key from the
+    /// API is not trusted). NDJSON carries the key as a field instead.
+    private func channelPrefix(_ key: String?) -> String {
+        guard let key, format == .text else { return "" }
+        return "[" + TerminalText.escaped(key) + "] "
+    }
+
     /// Handles one event of the channel `key`; false once the session is to stop.
     func handle(_ event: BCListenerEvent, key: String, host: String) -> Bool {
         let shownKey = showKey ? key : nil
@@ -146,16 +153,17 @@ private final class SessionPrinter: Sendable {
         switch event {
         case .message(let response, let raw, _, _):
             line = format == .ndjson ? formatter.ndjsonLine(for: response, key: shownKey)
-                : .text(formatter.line(for: response, raw: raw, key: shownKey))
+                : .text(channelPrefix(shownKey) + formatter.line(for: response, raw: raw, key: shownKey))
         case .undecodable(let error?, let raw, _):
-            line = .text(formatter.line(for: error, raw: raw, key: shownKey))
+            line = .text(channelPrefix(format == .text ? shownKey : nil)
+                         + formatter.line(for: error, raw: raw, key: shownKey))
         case .undecodable(nil, let raw, let reason):
             if format == .ndjson { line = .text(formatter.line(forProblem: reason, raw: raw, key: key)) }
         default:
             break
         }
-        let (keepGoing, notes, statusText) = shared.withLock { shared -> (Bool, [String], String?) in
-            guard shared.stopReason == nil else { return (false, [], nil) }
+        let keepGoing = shared.withLock { shared -> Bool in
+            guard shared.stopReason == nil else { return false }
             var notes: [String] = []
             if let drop = shared.heldDrops[key], !event.retries {
                 shared.heldDrops[key] = nil
@@ -203,36 +211,31 @@ private final class SessionPrinter: Sendable {
             case .subscribed, .serverError, .recordingFailed, .ended:
                 notes.append(event.description(host: host))
             }
-            // A message line goes out in the order it was counted (appended under this lock); one with notes
-            // goes out after them, below.
-            if let line, notes.isEmpty {
-                status.clear()  // the status line never shares a row with a message
-                output.append(line)
-            }
             if let count, shared.outcome.tally.messages >= count {
                 shared.stopReason = "stopping: --count \(count) reached"
             }
-            let keepGoing = shared.stopReason == nil
-            guard status.isDue else { return (keepGoing, notes, nil) }
-            // State and counts only; the per-kind tally is the final summary's.
-            let errors = shared.outcome.tally.errors
-            let reconnects = shared.reconnects
-            return (keepGoing, notes,
-                    "\(shared.open.count)/\(channels) connected · \(shared.outcome.tally.messages) messages · "
+            // Everything this event writes goes out under this lock, in the order it was counted: notes, then the
+            // message line, then the status line. Written after the lock, another channel's status line could land
+            // between this channel's clear and its message, and share the message's row.
+            for text in notes {
+                // With several channels, a note says which one it is about ("connected to …" does not).
+                note(channels > 1 && !text.contains(key) ? "[" + TerminalText.escaped(key) + "] " + text : text)
+            }
+            if let line {
+                status.clear()  // the status line never shares a row with a message
+                output.append(line)
+            }
+            if status.isDue {
+                // State and counts only; the per-kind tally is the final summary's.
+                let errors = shared.outcome.tally.errors
+                let reconnects = shared.reconnects
+                output.flush()
+                status.show("\(shared.open.count)/\(channels) connected · \(shared.outcome.tally.messages) messages · "
                     + "\(errors) error\(errors == 1 ? "" : "s")"
                     + (reconnects > 0 ? " · \(reconnects) reconnect\(reconnects == 1 ? "" : "s")" : "")
                     + (shared.paused.isEmpty ? "" : " · reading paused (output behind)"))
-        }
-        if !notes.isEmpty {
-            for text in notes { note(text) }
-            if let line {
-                status.clear()
-                output.append(line)
             }
-        }
-        if let statusText {
-            output.flush()
-            status.show(statusText)
+            return shared.stopReason == nil
         }
         return keepGoing
     }
