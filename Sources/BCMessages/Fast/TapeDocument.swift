@@ -389,9 +389,24 @@ final class TapeDocument {
             return Self.validString(raw, isASCII: entry.flags & TapeEntry.nonASCII == 0)
         }
         guard entry.flags & TapeEntry.control == 0 else { return nil }
-        scratch.removeAll(keepingCapacity: true)
-        guard Self.unescape(raw, into: &scratch) else { return nil }
-        return scratch.withUnsafeBufferPointer { Self.validString($0, isASCII: false) }
+        // Unescaping never lengthens a string (`unescape`), so it writes straight into the String's storage.
+        if entry.flags & TapeEntry.nonASCII == 0 {
+            // Escapes only give valid UTF-8 (a lone surrogate fails), and the rest is ASCII: nothing to validate.
+            var failed = false
+            let string = String(unsafeUninitializedCapacity: raw.count) { buffer in
+                guard let base = buffer.baseAddress, let written = Self.unescape(raw, into: base) else {
+                    failed = true
+                    return 0
+                }
+                return written
+            }
+            return failed ? nil : string
+        }
+        if scratch.count < raw.count { scratch = [UInt8](repeating: 0, count: raw.count) }
+        return scratch.withUnsafeMutableBufferPointer { buffer -> String? in
+            guard let base = buffer.baseAddress, let written = Self.unescape(raw, into: base) else { return nil }
+            return Self.validString(UnsafeBufferPointer(start: base, count: written), isASCII: false)
+        }
     }
 
     /// `String(decoding:)` repairs invalid UTF-8; comparing the result with the input tells whether it had to.
@@ -408,47 +423,58 @@ final class TapeDocument {
     }
 
     /// Foundation's unescaping rules: `\" \\ \/ \b \f \n \r \t \uXXXX` (a high surrogate must be followed by an
-    /// escaped low one); any other escape, or a raw control character, makes the string unreadable.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
-        output.reserveCapacity(raw.count)
+    /// escaped low one); any other escape, or a raw control character, makes the string unreadable (nil).
+    ///
+    /// Writes at most `raw.count` bytes to `output` (every escape is longer than what it stands for: two bytes
+    /// for one, six for at most three, twelve for four), and returns how many.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int? {
         var index = 0
+        var written = 0
         let count = raw.count
         while index < count {
             let byte = raw[index]
             if byte != UInt8(ascii: "\\") {
-                if byte < 0x20 { return false }
-                output.append(byte)
+                if byte < 0x20 { return nil }
+                output[written] = byte
+                written += 1
                 index += 1
                 continue
             }
-            guard index + 1 < count else { return false }
+            guard index + 1 < count else { return nil }
             let escape = raw[index + 1]
             index += 2
+            let simple: UInt8
             switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = escape
+            case UInt8(ascii: "b"): simple = 0x08
+            case UInt8(ascii: "f"): simple = 0x0C
+            case UInt8(ascii: "n"): simple = 0x0A
+            case UInt8(ascii: "r"): simple = 0x0D
+            case UInt8(ascii: "t"): simple = 0x09
             case UInt8(ascii: "u"):
-                guard let unit = hexUnit(raw, at: index) else { return false }
+                guard let unit = hexUnit(raw, at: index) else { return nil }
                 index += 4
                 var scalarValue = UInt32(unit)
                 if UTF16.isLeadSurrogate(unit) {
                     guard index + 6 <= count, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u"),
                           let trail = hexUnit(raw, at: index + 2), UTF16.isTrailSurrogate(trail)
-                    else { return false }
+                    else { return nil }
                     index += 6
                     scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00)
                 }
-                guard let scalar = Unicode.Scalar(scalarValue) else { return false }
-                UTF8.encode(scalar) { output.append($0) }
+                guard let scalar = Unicode.Scalar(scalarValue) else { return nil }
+                UTF8.encode(scalar) { unit in
+                    output[written] = unit
+                    written += 1
+                }
+                continue
             default:
-                return false
+                return nil
             }
+            output[written] = simple
+            written += 1
         }
-        return true
+        return written
     }
 
     private static func hexUnit(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
