@@ -13,13 +13,19 @@ public final class WebSocketLoopPool: Sendable {
 
     public let loops: [WebSocketLoop]
     public let connectionsPerLoop: Int
+    /// The loops this pool made, which `shutdown()` shuts down (a `first` loop given is its owner's).
+    private let made: [WebSocketLoop]
 
-    /// Loops enough for `connections` connections (at least one).
-    public init(connections: Int, connectionsPerLoop: Int = defaultConnectionsPerLoop, name: String) {
+    /// Loops enough for `connections` connections (at least one). `first`, when given, is the first loop (one the
+    /// caller already has); the pool makes the others.
+    public init(connections: Int, connectionsPerLoop: Int = defaultConnectionsPerLoop, name: String,
+                first: WebSocketLoop? = nil) {
         let perLoop = max(1, connectionsPerLoop)
         let count = max(1, (connections + perLoop - 1) / perLoop)
         self.connectionsPerLoop = perLoop
-        loops = (0..<count).map { WebSocketLoop(name: count == 1 ? name : "\(name).\($0)") }
+        let made = (first == nil ? 0 : 1)..<count
+        self.made = made.map { WebSocketLoop(name: count == 1 ? name : "\(name).\($0)") }
+        loops = (first.map { [$0] } ?? []) + self.made
     }
 
     /// The loop of the `index`th connection.
@@ -27,10 +33,10 @@ public final class WebSocketLoopPool: Sendable {
         loops[min(loops.count - 1, max(0, index) / connectionsPerLoop)]
     }
 
-    /// Shuts every loop down (closing what is still open), all at once.
+    /// Shuts the loops this pool made down (closing what is still open), all at once.
     public func shutdown() async {
         await withTaskGroup(of: Void.self) { group in
-            for loop in loops { group.addTask { await loop.shutdown() } }
+            for loop in made { group.addTask { await loop.shutdown() } }
         }
     }
 }

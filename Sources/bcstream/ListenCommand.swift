@@ -299,18 +299,15 @@ struct ListenCommand: AsyncParsableCommand {
 
     /// Listens to `keys` on `endpoint` until the lives end (or --count, --duration); true when it failed.
     /// `loop` carries the first 500 channels; more get loops of their own (`WebSocketLoopPool`), so start-up stays
-    /// linear in the channels.
+    /// linear in the channels, and those are shut down here.
     private func follow(endpoint: URL, keys: [String], recorder: FrameRecorder?, loop: WebSocketLoop,
                         backlog: ListenSession.BacklogSource?, publisher: LivePublisher?) async -> Bool {
         var webSocket = WebSocketClientConfiguration()
         webSocket.tls = .init(caFile: caFile, insecure: insecure)
         webSocket.permessageDeflate = !noCompression
-        let extraLoops = keys.count > WebSocketLoopPool.defaultConnectionsPerLoop
-            ? WebSocketLoopPool(connections: keys.count - WebSocketLoopPool.defaultConnectionsPerLoop,
-                                name: "bcstream.listen") : nil
+        let loops = WebSocketLoopPool(connections: keys.count, name: "bcstream.listen", first: loop)
         let listeners = keys.enumerated().map { index, key in
-            let perLoop = WebSocketLoopPool.defaultConnectionsPerLoop
-            let loop = index < perLoop ? loop : extraLoops?.loop(for: index - perLoop) ?? loop
+            let loop = loops.loop(for: index)
             var configuration = BCListenerConfiguration(key: key, url: endpoint)
             configuration.pingInterval = .seconds(pingInterval)
             configuration.connectTimeout = .seconds(connectTimeout)
@@ -325,7 +322,7 @@ struct ListenCommand: AsyncParsableCommand {
         if let liveAudit { session.onEvent = { event, key in liveAudit.observe(event, key: key) } }
         let failed = await session.run().failed
         liveAudit?.printReport()
-        await extraLoops?.shutdown()
+        await loops.shutdown()
         return failed
     }
 }

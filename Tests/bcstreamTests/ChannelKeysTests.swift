@@ -51,5 +51,9 @@ struct ChannelKeysTests {
         #expect(pool.loop(for: 499) === pool.loops[0])
         #expect(pool.loop(for: 500) === pool.loops[1])
         #expect(pool.loop(for: 1000) === pool.loops[2])
+        // A loop the caller has is the first; the pool makes only the rest.
+        let first = WebSocketLoop(name: "t.first")
+        let extended = WebSocketLoopPool(connections: 600, connectionsPerLoop: 500, name: "t", first: first)
+        #expect(extended.loops.count == 2 && extended.loop(for: 0) === first && extended.loop(for: 500) !== first)
     }
 }

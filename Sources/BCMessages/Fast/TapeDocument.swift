@@ -223,34 +223,7 @@ final class TapeDocument {
             // Every member's key is plain ASCII, compared byte for byte; a non-ASCII key may still equal one of
             // them as a String (the Kelvin sign is the letter K).
             guard Self.isASCII(keyBytes) else { return stringLookup(key, in: table) }
-            if table.bucketStart >= 0 {
-                let hash: UInt64
-                if table.hasStrongHashes {
-                    hash = Self.strongHash(keyBytes)
-                    work += keyBytes.count / 8
-                } else {
-                    hash = Self.hash(keyBytes)
-                }
-                var slot = Self.slot(hash, table.bucketMask)
-                while true {
-                    work += 1
-                    let position = buckets[table.bucketStart + slot]
-                    if position < 0 { return nil }
-                    let member = members[table.start + Int(position)]
-                    if member.hash == hash, keyEquals(member.keyIndex, keyBytes) { return member.keyIndex + 1 }
-                    slot = (slot + 1) & table.bucketMask
-                }
-            }
-            let hash = Self.hash(keyBytes)
-            var position = table.start
-            let end = table.start + table.count
-            defer { work += position - table.start + 1 }
-            while position < end {
-                let member = members[position]
-                if member.hash == hash, keyEquals(member.keyIndex, keyBytes) { return member.keyIndex + 1 }
-                position += 1
-            }
-            return nil
+            return asciiLookup(keyBytes, in: table)
         }
     }
 
@@ -261,10 +234,21 @@ final class TapeDocument {
         guard key.hasPointerRepresentation, key.isASCII, lookedUp == nil, !table.hasSlowKeys else {
             return value(forKey: key.description, in: table)
         }
-        let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        return asciiLookup(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), in: table)
+    }
+
+    /// The lookup of a plain ASCII key among plain keys, byte for byte: through the hash index of a large object,
+    /// else in order. Both `value(forKey:in:)`s end here.
+    @inline(__always)
+    private func asciiLookup(_ keyBytes: UnsafeBufferPointer<UInt8>, in table: MemberTable) -> Int32? {
         if table.bucketStart >= 0 {
-            let hash = table.hasStrongHashes ? Self.strongHash(keyBytes) : Self.hash(keyBytes)
-            if table.hasStrongHashes { work += keyBytes.count / 8 }
+            let hash: UInt64
+            if table.hasStrongHashes {
+                hash = Self.strongHash(keyBytes)
+                work += keyBytes.count / 8
+            } else {
+                hash = Self.hash(keyBytes)
+            }
             var slot = Self.slot(hash, table.bucketMask)
             while true {
                 work += 1
