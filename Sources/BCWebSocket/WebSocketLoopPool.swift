@@ -6,6 +6,10 @@
 /// that is most of the start-up (10,000 subscriptions took 20 s). A pool bounds each list at
 /// `connectionsPerLoop`, so start-up grows linearly with the connections, and the loops' threads serve them on
 /// as many cores as there are.
+///
+/// The loops are started one after the other, each context created before the next is asked for
+/// (`started(connections:…)`): lws 4.1.6 changes process-wide OpenSSL state when it creates a context, which
+/// fails a TLS handshake in flight elsewhere and is not safe to do from several threads at once.
 public final class WebSocketLoopPool: Sendable {
     /// How many connections share one loop by default: small enough that a loop's sorted timer list stays short
     /// (inserting walks it), large enough that 10,000 channels take 20 threads.
@@ -16,16 +20,26 @@ public final class WebSocketLoopPool: Sendable {
     /// The loops this pool made, which `shutdown()` shuts down (a `first` loop given is its owner's).
     private let made: [WebSocketLoop]
 
-    /// Loops enough for `connections` connections (at least one). `first`, when given, is the first loop (one the
-    /// caller already has); the pool makes the others.
-    public init(connections: Int, connectionsPerLoop: Int = defaultConnectionsPerLoop, name: String,
-                first: WebSocketLoop? = nil) {
+    private init(loops: [WebSocketLoop], made: [WebSocketLoop], connectionsPerLoop: Int) {
+        self.loops = loops
+        self.made = made
+        self.connectionsPerLoop = connectionsPerLoop
+    }
+
+    /// Loops enough for `connections` connections (at least one), each running before the call returns. `first`,
+    /// when given, is the first loop (one the caller already has); the pool makes the others.
+    public static func started(connections: Int, connectionsPerLoop: Int = defaultConnectionsPerLoop,
+                               name: String, first: WebSocketLoop? = nil) async -> WebSocketLoopPool {
         let perLoop = max(1, connectionsPerLoop)
         let count = max(1, (connections + perLoop - 1) / perLoop)
-        self.connectionsPerLoop = perLoop
-        let made = (first == nil ? 0 : 1)..<count
-        self.made = made.map { WebSocketLoop(name: count == 1 ? name : "\(name).\($0)") }
-        loops = (first.map { [$0] } ?? []) + self.made
+        if let first { _ = await first.core.waitUntilStarted() }
+        var made: [WebSocketLoop] = []
+        for index in (first == nil ? 0 : 1)..<count {
+            let loop = WebSocketLoop(name: count == 1 ? name : "\(name).\(index)")
+            _ = await loop.core.waitUntilStarted()
+            made.append(loop)
+        }
+        return WebSocketLoopPool(loops: (first.map { [$0] } ?? []) + made, made: made, connectionsPerLoop: perLoop)
     }
 
     /// The loop of the `index`th connection.

@@ -305,7 +305,7 @@ struct ListenCommand: AsyncParsableCommand {
         var webSocket = WebSocketClientConfiguration()
         webSocket.tls = .init(caFile: caFile, insecure: insecure)
         webSocket.permessageDeflate = !noCompression
-        let loops = WebSocketLoopPool(connections: keys.count, name: "bcstream.listen", first: loop)
+        let loops = await WebSocketLoopPool.started(connections: keys.count, name: "bcstream.listen", first: loop)
         let listeners = keys.enumerated().map { index, key in
             let loop = loops.loop(for: index)
             var configuration = BCListenerConfiguration(key: key, url: endpoint)

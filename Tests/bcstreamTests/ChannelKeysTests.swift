@@ -44,16 +44,19 @@ struct ChannelKeysTests {
     }
 
     @Test("connections are spread over loops of at most 500: the 501st opens the second loop")
-    func poolSizes() {
-        #expect(WebSocketLoopPool(connections: 1, name: "t").loops.count == 1)
-        let pool = WebSocketLoopPool(connections: 1001, connectionsPerLoop: 500, name: "t")
+    func poolSizes() async {
+        let single = await WebSocketLoopPool.started(connections: 1, name: "t")
+        #expect(single.loops.count == 1)
+        let pool = await WebSocketLoopPool.started(connections: 1001, connectionsPerLoop: 500, name: "t")
         #expect(pool.loops.count == 3)
         #expect(pool.loop(for: 499) === pool.loops[0])
         #expect(pool.loop(for: 500) === pool.loops[1])
         #expect(pool.loop(for: 1000) === pool.loops[2])
-        // A loop the caller has is the first; the pool makes only the rest.
+        // A loop the caller has is the first; the pool makes only the rest, and shuts down only those.
         let first = WebSocketLoop(name: "t.first")
-        let extended = WebSocketLoopPool(connections: 600, connectionsPerLoop: 500, name: "t", first: first)
+        let extended = await WebSocketLoopPool.started(connections: 600, connectionsPerLoop: 500, name: "t", first: first)
         #expect(extended.loops.count == 2 && extended.loop(for: 0) === first && extended.loop(for: 500) !== first)
+        for pool in [single, pool, extended] { await pool.shutdown() }
+        await first.shutdown()
     }
 }
