@@ -24,9 +24,9 @@ struct BenchCommand: AsyncParsableCommand {
               taskset -c 0 .build/release/bcstream bench --corpus session.ndjson --seconds 5
 
             Time is this thread's CPU time, the decoders taking turns, so that other load on the machine \
-            weighs on all of them alike. Allocations are counted by a malloc interposer linked into bcstream; \
-            should it not be active, bench restarts itself once with the library preloaded (LD_PRELOAD), or \
-            prints n/a.
+            weighs on all of them alike. Allocations are counted by a malloc interposer linked into bcstream, in \
+            a second run of bench with the library preloaded (LD_PRELOAD), after the timing: the interposer slows \
+            every malloc, so it never runs while decoders are timed. Without the library, allocations print n/a.
 
             --end-to-end measures the whole path instead: a replay server and a listener in this process, over \
             loopback, the server sending the fixtures round and round as fast as the listener decodes them \
@@ -70,6 +70,10 @@ struct BenchCommand: AsyncParsableCommand {
                                visibility: .hidden))
     var only: String?
 
+    @Flag(help: ArgumentHelp("Count allocations per message instead of timing (bench runs itself so, preloaded).",
+                             visibility: .private))
+    var countAllocations = false
+
     func validate() throws {
         guard seconds > 0 else { throw ValidationError("--seconds must be positive") }
         if let iterations, iterations < 1 { throw ValidationError("--iterations must be at least 1") }
@@ -108,7 +112,6 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func runDecoding() throws {
-        AllocationCounter.preloadIfNeeded()
         let corpus: BenchCorpus
         switch self.corpus {
         case "fixtures":
@@ -133,6 +136,15 @@ struct BenchCommand: AsyncParsableCommand {
             print("wrote \(corpus.messages.count) messages of \(corpus.name) to \(TerminalText.escaped(saveCorpus))")
             return
         }
+        if countAllocations {
+            // The child run: one line of allocations per message, one figure per decoder, for the parent to read.
+            let counts = contenders(corpus).map { _, decode in
+                AllocationCounter.count { for data in corpus.messages { blackHole(decode(data)) } }
+                    .map { String(Double($0) / Double(corpus.messages.count)) } ?? "n/a"
+            }
+            print(AllocationCounter.linePrefix + counts.joined(separator: " "))
+            return
+        }
         #if DEBUG
         print("note: this is a debug build; build with `swift build -c release` for figures worth comparing")
         #endif
@@ -144,6 +156,24 @@ struct BenchCommand: AsyncParsableCommand {
               + " per decoder, in turns, on one thread")
         if only == nil { try checkEquivalence(corpus) }
 
+        let contenders = contenders(corpus)
+        print("")
+        print(row("decoder", "messages/s", "MB/s", "allocs/msg", "ns/msg"))
+        let results = measure(corpus, contenders.map(\.1))
+        let allocations = AllocationCounter.perMessageInChildRun(decoders: contenders.count)
+        var rates: [String: Double] = [:]
+        for (index, ((name, _), result)) in zip(contenders, results).enumerated() {
+            rates[name] = result.messagesPerSecond
+            print(row(name, result.messagesPerSecond.formatted(digits: 0), result.megabytesPerSecond.formatted(digits: 1),
+                      allocations?[index].map { $0.formatted(digits: 1) } ?? "n/a",
+                      (1e9 / result.messagesPerSecond).formatted(digits: 0)))
+        }
+        let speedup = (rates["BCStream fast path"] ?? 0) / (rates["JSONDecoder (baseline)"] ?? 1)
+        print("speedup vs JSONDecoder: \(speedup.formatted(digits: 1))x")
+    }
+
+    /// The decoders timed, by name, in the order they take turns (each returns the kind it read, or -1).
+    private func contenders(_ corpus: BenchCorpus) -> [(String, (Data) -> Int)] {
         let baseline = BCMessageDecoder(mode: .lenient, engine: .foundation)
         let fast = BCMessageDecoder(mode: .lenient, engine: .fast)
         var contenders: [(String, (Data) -> Int)] = [
@@ -163,18 +193,7 @@ struct BenchCommand: AsyncParsableCommand {
                         "fast": "BCStream fast path"][only]
             contenders.removeAll { $0.0 != keep }
         }
-        print("")
-        print(row("decoder", "messages/s", "MB/s", "allocs/msg", "ns/msg"))
-        let results = measure(corpus, contenders.map(\.1))
-        var rates: [String: Double] = [:]
-        for ((name, _), result) in zip(contenders, results) {
-            rates[name] = result.messagesPerSecond
-            print(row(name, result.messagesPerSecond.formatted(digits: 0), result.megabytesPerSecond.formatted(digits: 1),
-                      result.allocationsPerMessage.map { $0.formatted(digits: 1) } ?? "n/a",
-                      (1e9 / result.messagesPerSecond).formatted(digits: 0)))
-        }
-        let speedup = (rates["BCStream fast path"] ?? 0) / (rates["JSONDecoder (baseline)"] ?? 1)
-        print("speedup vs JSONDecoder: \(speedup.formatted(digits: 1))x")
+        return contenders
     }
 
     /// The fast engine must give what the baseline gives, message for message: a benchmark of a decoder that
@@ -210,7 +229,6 @@ struct BenchCommand: AsyncParsableCommand {
     private struct Measurement {
         var messagesPerSecond: Double
         var megabytesPerSecond: Double
-        var allocationsPerMessage: Double?
     }
 
     /// Times the decoders in turns (one pass over the corpus each, round after round) rather than one after
@@ -239,14 +257,10 @@ struct BenchCommand: AsyncParsableCommand {
             if iterations == nil, (spent.min() ?? 0) >= seconds { break }
         }
         let results = decoders.indices.map { index in
-            let allocations = AllocationCounter.count {
-                for data in corpus.messages { checksum &+= decoders[index](data) }
-            }
             let messages = Double(passes[index] * corpus.messages.count)
             return Measurement(
                 messagesPerSecond: messages / spent[index],
-                megabytesPerSecond: Double(passes[index] * corpus.byteCount) / spent[index] / 1e6,
-                allocationsPerMessage: allocations.map { Double($0) / Double(corpus.messages.count) })
+                megabytesPerSecond: Double(passes[index] * corpus.byteCount) / spent[index] / 1e6)
         }
         blackHole(checksum)
         return results
@@ -309,23 +323,36 @@ final class GodClassMessage {
 
 /// Allocation counts from the malloc interposer, when it is loaded.
 enum AllocationCounter {
-    /// Restarts the process once with the interposer preloaded (Linux counts only then), when the library is
-    /// beside the executable. Without it, bench runs on and prints "n/a" for allocations.
-    static func preloadIfNeeded() {
+    /// What the child run prints before its figures.
+    static let linePrefix = "allocations per message: "
+
+    /// Runs this bench again with the interposer preloaded and `--count-allocations`, and reads the figure of
+    /// each decoder it prints; nil when the library is not beside the executable or the run fails. Timing
+    /// happens here, never under the interposer, which slows every malloc (by a third of a decode).
+    static func perMessageInChildRun(decoders: Int) -> [Double?]? {
         #if os(Linux)
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["BCSTREAM_BENCH_PRELOADED"] == nil, count({ _ = [1, 2, 3].map { $0 + 1 } }) == nil
-        else { return }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let library = executable.deletingLastPathComponent().appendingPathComponent("libMallocInterposerSwift.so").path
-        guard FileManager.default.fileExists(atPath: library) else { return }
-        var newEnvironment = environment
-        newEnvironment["LD_PRELOAD"] = [library, environment["LD_PRELOAD"]].compactMap { $0 }.joined(separator: ":")
-        newEnvironment["BCSTREAM_BENCH_PRELOADED"] = "1"
-        let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
-        let environmentList = newEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        execve(executable.path, arguments, environmentList)
-        // execve returns only on failure: go on without counting.
+        guard FileManager.default.fileExists(atPath: library) else { return nil }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = Array(CommandLine.arguments.dropFirst()) + ["--count-allocations"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_PRELOAD"] = [library, environment["LD_PRELOAD"]].compactMap { $0 }.joined(separator: ":")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let line = text.split(separator: "\n").last(where: { $0.hasPrefix(linePrefix) })
+        else { return nil }
+        let figures = line.dropFirst(linePrefix.count).split(separator: " ").map { Double($0) }
+        return figures.count == decoders ? figures : nil
+        #else
+        return nil
         #endif
     }
 
