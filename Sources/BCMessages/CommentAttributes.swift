@@ -176,20 +176,122 @@ extension BCResponse {
 
 extension BCResponse.CommentAttributes {
     init(tape object: TapeObject) throws(FastMiss) {
+        var speech: String?
+        var isModerator: Bool?
+        var isCheerleader: Bool?
+        var yellRank: YellRank?
+        var yellLevel: Int?
+        var linkedLiveOwnerName: String?
+        var descriptionText: String?
+        var collabStreamerName: String?
+        var avatarBodyImageURL: String?
+        var createdAt: Int?
+        var d: Int?
+        var pushImageURL: String?
+        var vipRank: Int?
+        var profileFrameImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x64 {  // d
+                    try TapeObject.mark(&seen, 1 << 3)
+                    d = try object.optionalInt(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 10)
+                    speech = try object.optionalString(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x6b6e61725f706976 {  // vip_rank
+                    try TapeObject.mark(&seen, 1 << 11)
+                    vipRank = try object.optionalInt(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x6e61725f6c6c6579 && key.word(8) == 0x6b {  // yell_rank
+                    try TapeObject.mark(&seen, 1 << 13)
+                    yellRank = try object.optionalInt(at: value).map(YellRank.init(rawValue:))
+                }
+            case 10:
+                if key.word(0) == 0x5f64657461657263 && key.word(8) == 0x7461 {  // created_at
+                    try TapeObject.mark(&seen, 1 << 2)
+                    createdAt = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x76656c5f6c6c6579 && key.word(8) == 0x6c65 {  // yell_level
+                    try TapeObject.mark(&seen, 1 << 12)
+                    yellLevel = try object.optionalInt(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x7470697263736564 && key.word(8) == 0x6e6f69 {  // description
+                    try TapeObject.mark(&seen, 1 << 4)
+                    descriptionText = try object.optionalString(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x7265646f6d5f7369 && key.word(8) == 0x726f7461 {  // is_moderator
+                    try TapeObject.mark(&seen, 1 << 6)
+                    isModerator = try object.optionalBool(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x72656568635f7369 && key.word(8) == 0x72656461656c {  // is_cheerleader
+                    try TapeObject.mark(&seen, 1 << 5)
+                    isCheerleader = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x616d695f68737570 && key.word(8) == 0x6c72755f6567 {  // push_image_url
+                    try TapeObject.mark(&seen, 1 << 9)
+                    pushImageURL = try object.optionalString(at: value)
+                }
+            case 18:
+                if key.word(0) == 0x735f62616c6c6f63  // collab_streamer_ac
+                    && key.word(8) == 0x5f72656d61657274
+                    && key.word(16) == 0x6361 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    collabStreamerName = try object.optionalString(at: value)
+                }
+            case 21:
+                if key.word(0) == 0x625f726174617661  // avatar_body_image_url
+                    && key.word(8) == 0x67616d695f79646f
+                    && key.word(16) == 0x6c72755f65 {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    avatarBodyImageURL = try object.optionalString(at: value)
+                }
+            case 22:
+                if key.word(0) == 0x6c5f64656b6e696c  // linked_live_owner_name
+                    && key.word(8) == 0x656e776f5f657669
+                    && key.word(16) == 0x656d616e5f72 {
+                    try TapeObject.mark(&seen, 1 << 7)
+                    linkedLiveOwnerName = try object.optionalString(at: value)
+                }
+            case 23:
+                if key.word(0) == 0x5f656c69666f7270  // profile_frame_image_url
+                    && key.word(8) == 0x6d695f656d617266
+                    && key.word(16) == 0x6c72755f656761 {
+                    try TapeObject.mark(&seen, 1 << 8)
+                    profileFrameImageURL = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "avatar_body_image_url", "collab_streamer_ac", "created_at", "d", "description", "is_cheerleader",
+                "is_moderator", "linked_live_owner_name", "profile_frame_image_url", "push_image_url", "speech",
+                "vip_rank", "yell_level", "yell_rank",
+            ])
+        }
         self.init(
-            speech: try object.optionalString("speech"),
-            isModerator: try object.optionalBool("is_moderator"),
-            isCheerleader: try object.optionalBool("is_cheerleader"),
-            yellRank: try object.optionalInt("yell_rank").map(YellRank.init(rawValue:)),
-            yellLevel: try object.optionalInt("yell_level"),
-            linkedLiveOwnerName: try object.optionalString("linked_live_owner_name"),
-            descriptionText: try object.optionalString("description"),
-            collabStreamerName: try object.optionalString("collab_streamer_ac"),
-            avatarBodyImageURL: try object.optionalString("avatar_body_image_url"),
-            createdAt: try object.optionalInt("created_at"),
-            d: try object.optionalInt("d"),
-            pushImageURL: try object.optionalString("push_image_url"),
-            vipRank: try object.optionalInt("vip_rank"),
-            profileFrameImageURL: try object.optionalString("profile_frame_image_url"))
+            speech: speech,
+            isModerator: isModerator,
+            isCheerleader: isCheerleader,
+            yellRank: yellRank,
+            yellLevel: yellLevel,
+            linkedLiveOwnerName: linkedLiveOwnerName,
+            descriptionText: descriptionText,
+            collabStreamerName: collabStreamerName,
+            avatarBodyImageURL: avatarBodyImageURL,
+            createdAt: createdAt,
+            d: d,
+            pushImageURL: pushImageURL,
+            vipRank: vipRank,
+            profileFrameImageURL: profileFrameImageURL)
     }
 }

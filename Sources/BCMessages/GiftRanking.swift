@@ -410,49 +410,220 @@ extension BCResponse {
 
 extension BCResponse.GiftRanking {
     init(tape object: TapeObject) throws(FastMiss) {
+        var eventID: Int?
+        var eventTitle: String?
+        var eventIconURL: String?
+        var isAppEvent: Bool?
+        var isFocus: Bool?
+        var nanoTime: Int?
+        var rank: Int?
+        var rankText: String?
+        var showsRankUpAnimation: Bool?
+        var rankingPoint: Int?
+        var totalPoint: Int?
+        var casterRankAfter: Int?
+        var casterRankBefore: Int?
+        var casterGrade: String?
+        var senderRankAfter: Int?
+        var senderRankBefore: Int?
+        var senderGrade: String?
+        var isBannedUser: Bool?
+        var rewardAchievedPoint: Int?
+        var rewardNeedPoint: Int?
+        var rewardIconURL: String?
+        var achievedRewardIconURLs: [String]?
+        var bannerIconImageURL: String?
+        var bannerLinkURL: String?
+        var nearbyCasters: [BCResponse.GiftRanking.NearbyUser]?
+        var nearbySenders: [BCResponse.GiftRanking.NearbyUser]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x72 {  // r
+                    try TapeObject.mark(&seen, 1 << 15)
+                    rank = try object.optionalInt(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6763 {  // cg
+                    try TapeObject.mark(&seen, 1 << 5)
+                    casterGrade = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6965 {  // ei
+                    try TapeObject.mark(&seen, 1 << 6)
+                    eventID = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x7465 {  // et
+                    try TapeObject.mark(&seen, 1 << 8)
+                    eventTitle = try object.optionalString(at: value)
+                } else if key.word(0) == 0x746e {  // nt
+                    try TapeObject.mark(&seen, 1 << 14)
+                    nanoTime = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x6572 {  // re
+                    try TapeObject.mark(&seen, 1 << 17)
+                    showsRankUpAnimation = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x7072 {  // rp
+                    try TapeObject.mark(&seen, 1 << 20)
+                    rankingPoint = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x7472 {  // rt
+                    try TapeObject.mark(&seen, 1 << 21)
+                    rankText = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6773 {  // sg
+                    try TapeObject.mark(&seen, 1 << 24)
+                    senderGrade = try object.optionalString(at: value)
+                } else if key.word(0) == 0x7074 {  // tp
+                    try TapeObject.mark(&seen, 1 << 25)
+                    totalPoint = try object.optionalInt(at: value)
+                }
+            case 3:
+                if key.word(0) == 0x697261 {  // ari
+                    try TapeObject.mark(&seen, 1 << 0)
+                    achievedRewardIconURLs = try object.optionalForcedArray(at: value, object.document.forceString)
+                } else if key.word(0) == 0x726163 {  // car
+                    try TapeObject.mark(&seen, 1 << 3)
+                    casterRankAfter = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x726263 {  // cbr
+                    try TapeObject.mark(&seen, 1 << 4)
+                    casterRankBefore = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x756965 {  // eiu
+                    try TapeObject.mark(&seen, 1 << 7)
+                    eventIconURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x656169 {  // iae
+                    try TapeObject.mark(&seen, 1 << 9)
+                    isAppEvent = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x756269 {  // ibu
+                    try TapeObject.mark(&seen, 1 << 10)
+                    isBannedUser = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x63726e {  // nrc
+                    try TapeObject.mark(&seen, 1 << 12)
+                    nearbyCasters = try object.optionalObjects(at: value) { (element) throws(FastMiss) in
+                        try BCResponse.GiftRanking.NearbyUser(tape: element)
+                    }
+                } else if key.word(0) == 0x73726e {  // nrs
+                    try TapeObject.mark(&seen, 1 << 13)
+                    nearbySenders = try object.optionalObjects(at: value) { (element) throws(FastMiss) in
+                        try BCResponse.GiftRanking.NearbyUser(tape: element)
+                    }
+                } else if key.word(0) == 0x706172 {  // rap
+                    try TapeObject.mark(&seen, 1 << 16)
+                    rewardAchievedPoint = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x756972 {  // riu
+                    try TapeObject.mark(&seen, 1 << 18)
+                    rewardIconURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x706e72 {  // rnp
+                    try TapeObject.mark(&seen, 1 << 19)
+                    rewardNeedPoint = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x726173 {  // sar
+                    try TapeObject.mark(&seen, 1 << 22)
+                    senderRankAfter = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x726273 {  // sbr
+                    try TapeObject.mark(&seen, 1 << 23)
+                    senderRankBefore = try object.optionalInt(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x75696962 {  // biiu
+                    try TapeObject.mark(&seen, 1 << 1)
+                    bannerIconImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x756c6962 {  // bilu
+                    try TapeObject.mark(&seen, 1 << 2)
+                    bannerLinkURL = try object.optionalString(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x7375636f665f7369 {  // is_focus
+                    try TapeObject.mark(&seen, 1 << 11)
+                    isFocus = try object.optionalBool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "ari", "biiu", "bilu", "car", "cbr", "cg", "ei", "eiu", "et", "iae", "ibu", "is_focus", "nrc", "nrs",
+                "nt", "r", "rap", "re", "riu", "rnp", "rp", "rt", "sar", "sbr", "sg", "tp",
+            ])
+        }
         self.init(
-            eventID: try object.optionalInt("ei"),
-            eventTitle: try object.optionalString("et"),
-            eventIconURL: try object.optionalString("eiu"),
-            isAppEvent: try object.optionalBool("iae"),
-            isFocus: try object.optionalBool("is_focus"),
-            nanoTime: try object.optionalInt("nt"),
-            rank: try object.optionalInt("r"),
-            rankText: try object.optionalString("rt"),
-            showsRankUpAnimation: try object.optionalBool("re"),
-            rankingPoint: try object.optionalInt("rp"),
-            totalPoint: try object.optionalInt("tp"),
-            casterRankAfter: try object.optionalInt("car"),
-            casterRankBefore: try object.optionalInt("cbr"),
-            casterGrade: try object.optionalString("cg"),
-            senderRankAfter: try object.optionalInt("sar"),
-            senderRankBefore: try object.optionalInt("sbr"),
-            senderGrade: try object.optionalString("sg"),
-            isBannedUser: try object.optionalBool("ibu"),
-            rewardAchievedPoint: try object.optionalInt("rap"),
-            rewardNeedPoint: try object.optionalInt("rnp"),
-            rewardIconURL: try object.optionalString("riu"),
-            achievedRewardIconURLs: try object.optionalForcedArray("ari", object.document.forceString),
-            bannerIconImageURL: try object.optionalString("biiu"),
-            bannerLinkURL: try object.optionalString("bilu"),
-            nearbyCasters: try object.optionalObjects("nrc") { (element) throws(FastMiss) in
-                try BCResponse.GiftRanking.NearbyUser(tape: element)
-            },
-            nearbySenders: try object.optionalObjects("nrs") { (element) throws(FastMiss) in
-                try BCResponse.GiftRanking.NearbyUser(tape: element)
-            })
+            eventID: eventID,
+            eventTitle: eventTitle,
+            eventIconURL: eventIconURL,
+            isAppEvent: isAppEvent,
+            isFocus: isFocus,
+            nanoTime: nanoTime,
+            rank: rank,
+            rankText: rankText,
+            showsRankUpAnimation: showsRankUpAnimation,
+            rankingPoint: rankingPoint,
+            totalPoint: totalPoint,
+            casterRankAfter: casterRankAfter,
+            casterRankBefore: casterRankBefore,
+            casterGrade: casterGrade,
+            senderRankAfter: senderRankAfter,
+            senderRankBefore: senderRankBefore,
+            senderGrade: senderGrade,
+            isBannedUser: isBannedUser,
+            rewardAchievedPoint: rewardAchievedPoint,
+            rewardNeedPoint: rewardNeedPoint,
+            rewardIconURL: rewardIconURL,
+            achievedRewardIconURLs: achievedRewardIconURLs,
+            bannerIconImageURL: bannerIconImageURL,
+            bannerLinkURL: bannerLinkURL,
+            nearbyCasters: nearbyCasters,
+            nearbySenders: nearbySenders)
     }
 }
 
 extension BCResponse.GiftRanking.NearbyUser {
     init(tape object: TapeObject) throws(FastMiss) {
+        var userID: String?
+        var name: String?
+        var iconURL: String?
+        var badgeImageURL: String?
+        var labelImageURL: String?
+        var rank: Int?
+        var giftPoint: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x6e {  // n
+                    try TapeObject.mark(&seen, 1 << 4)
+                    name = try object.optionalString(at: value)
+                } else if key.word(0) == 0x72 {  // r
+                    try TapeObject.mark(&seen, 1 << 5)
+                    rank = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 6)
+                    userID = try object.optionalString(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x7067 {  // gp
+                    try TapeObject.mark(&seen, 1 << 1)
+                    giftPoint = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x7569 {  // iu
+                    try TapeObject.mark(&seen, 1 << 2)
+                    iconURL = try object.optionalString(at: value)
+                }
+            case 3:
+                if key.word(0) == 0x756962 {  // biu
+                    try TapeObject.mark(&seen, 1 << 0)
+                    badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x75696c {  // liu
+                    try TapeObject.mark(&seen, 1 << 3)
+                    labelImageURL = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["biu", "gp", "iu", "liu", "n", "r", "u"])
+        }
         self.init(
-            userID: try object.optionalString("u"),
-            name: try object.optionalString("n"),
-            iconURL: try object.optionalString("iu"),
-            badgeImageURL: try object.optionalString("biu"),
-            labelImageURL: try object.optionalString("liu"),
-            rank: try object.optionalInt("r"),
-            giftPoint: try object.optionalInt("gp"))
+            userID: userID,
+            name: name,
+            iconURL: iconURL,
+            badgeImageURL: badgeImageURL,
+            labelImageURL: labelImageURL,
+            rank: rank,
+            giftPoint: giftPoint)
     }
 }

@@ -66,10 +66,43 @@ extension BCResponse {
 
 extension BCResponse.User {
     init(tape object: TapeObject) throws(FastMiss) {
+        var id: String?
+        var name: String?
+        var profileImageURL: String?
+        var badgeImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 3)
+                    id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    name = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 2)
+                    profileImageURL = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ac", "burl", "iurl", "u"])
+        }
+        guard let id, let name else { throw FastMiss() }
         self.init(
-            id: try object.string("u"),
-            name: try object.string("ac"),
-            profileImageURL: try object.optionalString("iurl"),
-            badgeImageURL: try object.optionalString("burl"))
+            id: id,
+            name: name,
+            profileImageURL: profileImageURL,
+            badgeImageURL: badgeImageURL)
     }
 }

@@ -111,6 +111,40 @@ import Testing
         Self.expectAlike(message(2_000))
     }
 
+    // MARK: - Keys matched a word at a time
+
+    /// `init(tape:)` matches a key by its length and its bytes read eight at a time: keys that share a known
+    /// key's first word, differ in its last byte, are a prefix of one or one byte longer, and known keys that end
+    /// the message (where a whole word cannot be loaded) all decode as Foundation decodes them.
+    @Test(arguments: [
+        #"{"t":35,"u":"1","ac":"a","gift_id":"2","gift_title":"x","coins":1,"count":1,"gift_titlf":"y"}"#,
+        #"{"t":35,"u":"1","ac":"a","gift_id":"2","gift_title":"x","coins":1,"count":1,"gift_titl":"y"}"#,
+        #"{"t":35,"u":"1","ac":"a","gift_id":"2","gift_title":"x","coins":1,"count":1,"gift_title_":"y"}"#,
+        #"{"t":35,"u":"1","ac":"a","gift_id":"2","gift_titlf":"x","coins":1,"count":1}"#,
+        #"{"t":35,"u":"1","ac":"a","gift_id":"2","gift_title":"x","coins":1,"gift_type":0,"count":"3"}"#,
+        #"{"t":1,"ac":"a","cm":"x","lci":"1","u":"9"}"#,
+        #"{"t":1,"ac":"a","cm":"x","lci":"1","v":"9"}"#,
+        #"{"u":"9","ac":"a","cm":"x","lci":"1","t":1}"#,
+        #"{"ac":"a","cm":"x","lci":"1","u":"9","t":1,"t":35}"#,
+        #"{"t":1,"u":"9","ac":"a","cm":"x","lc":"1"}"#,
+        #"{"t":1,"u":"9","ac":"a","cm":"x","lci":"1","\u0075":"2"}"#,
+        #"{"t":1,"u":"9","ac":"a","cm":"x","lci":"1","ü":"2"}"#,
+    ])
+    func keysDifferingAnywhereFromAKnownKey(_ message: String) throws {
+        Self.expectAlike(message)
+    }
+
+    /// `u":"9"}` is seven bytes: the key's word is read byte by byte, never past the message.
+    @Test func aKnownKeyEndsTheMessage() throws {
+        let message = #"{"t":1,"ac":"a","cm":"x","lci":"1","u":"9"}"#
+        guard case .comment(let comment) = try BCMessageDecoder().decode(message) else {
+            Issue.record("not a comment")
+            return
+        }
+        #expect(comment.user.id == "9")
+        #expect(comment.commentID == "1")
+    }
+
     // MARK: - Keys that collide in the cheap hash
 
     @Test func keysWithOneCheapHash() throws {

@@ -61,13 +61,9 @@ enum FastEngine {
     /// The hot kinds read straight off the tape, as `BCResponse(from:)` would read them; nil for other kinds and
     /// for any message the direct path cannot take whole (which then goes through `init(from:)`).
     static func extractDirectly(_ document: TapeDocument) -> BCResponse? {
-        guard let object = try? TapeObject(document, at: 0),
-              let index = document.value(forKey: "t", in: object.table),
-              document.entries[Int(index)].kind != .null,
-              let t = document.forceInt(at: index)
-        else { return nil }
+        guard let object = try? TapeObject(document, at: 0), let t = object.typeNumber() else { return nil }
         guard let type = BCType(rawValue: t) else {
-            return (try? BCResponse.Unknown(tape: object)).map(BCResponse.unknown)
+            return (try? BCResponse.Unknown(tape: object, t: t)).map(BCResponse.unknown)
         }
         return try? BCResponse.extractDirectly(type, from: object)
     }

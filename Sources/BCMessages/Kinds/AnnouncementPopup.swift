@@ -43,7 +43,26 @@ extension BCResponse {
 
 extension BCResponse.AnnouncementPopup {
     init(tape object: TapeObject) throws(FastMiss) {
+        var announcementPopupURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 22:
+                if key.word(0) == 0x65636e756f6e6e61  // announcement_popup_url
+                    && key.word(8) == 0x706f705f746e656d
+                    && key.word(16) == 0x6c72755f7075 {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    announcementPopupURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["announcement_popup_url"])
+        }
+        guard let announcementPopupURL else { throw FastMiss() }
         self.init(
-            announcementPopupURL: try object.string("announcement_popup_url"))
+            announcementPopupURL: announcementPopupURL)
     }
 }

@@ -77,10 +77,63 @@ extension BCResponse {
 
 extension BCResponse.AppUserIDPosted {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var type: Int?
+        var appUserID: String?
+        var collabStreamerName: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 6)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                } else if key.word(0) == 0x6d63 {  // cm
+                    try TapeObject.mark(&seen, 1 << 2)
+                    appUserID = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 4)
+                    user_profileImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x65707974 {  // type
+                    try TapeObject.mark(&seen, 1 << 5)
+                    type = try object.int(at: value)
+                }
+            case 18:
+                if key.word(0) == 0x735f62616c6c6f63  // collab_streamer_ac
+                    && key.word(8) == 0x5f72656d61657274
+                    && key.word(16) == 0x6361 {
+                    try TapeObject.mark(&seen, 1 << 3)
+                    collabStreamerName = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ac", "burl", "cm", "collab_streamer_ac", "iurl", "type", "u"])
+        }
+        guard let user_id, let user_name, let type, let appUserID, let collabStreamerName else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            type: try object.int("type"),
-            appUserID: try object.string("cm"),
-            collabStreamerName: try object.string("collab_streamer_ac"))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            type: type,
+            appUserID: appUserID,
+            collabStreamerName: collabStreamerName)
     }
 }

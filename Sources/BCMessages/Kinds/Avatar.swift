@@ -596,105 +596,435 @@ extension BCResponse {
 
 extension BCResponse.Avatar {
     init(tape object: TapeObject) throws(FastMiss) {
+        var state: BCResponse.Avatar.State?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 6:
+                if key.word(0) == 0x726174617661 {  // avatar
+                    try TapeObject.mark(&seen, 1 << 0)
+                    state = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.State(tape: nested)
+                    }
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["avatar"])
+        }
+        guard let state else { throw FastMiss() }
         self.init(
-            state: try BCResponse.Avatar.State(tape: try object.object("avatar")))
+            state: state)
     }
 }
 
 extension BCResponse.Avatar.State {
     init(tape object: TapeObject) throws(FastMiss) {
+        var wipePosition: Int?
+        var isFullscreen: Bool?
+        var background: BCResponse.Avatar.Item?
+        var assetBundleURL: String?
+        var camera: String?
+        var body: BCResponse.Avatar.Body?
+        var wipeCameras: [String: String]?
+        var isEnabled: Bool?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 4:
+                if key.word(0) == 0x79646f62 {  // body
+                    try TapeObject.mark(&seen, 1 << 2)
+                    body = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Body(tape: nested)
+                    }
+                }
+            case 6:
+                if key.word(0) == 0x6172656d6163 {  // camera
+                    try TapeObject.mark(&seen, 1 << 3)
+                    camera = try object.optionalString(at: value)
+                }
+            case 7:
+                if key.word(0) == 0x64656c62616e65 {  // enabled
+                    try TapeObject.mark(&seen, 1 << 4)
+                    isEnabled = try object.optionalBool(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x756f72676b636162 && key.word(8) == 0x646e {  // background
+                    try TapeObject.mark(&seen, 1 << 1)
+                    background = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                }
+            case 12:
+                if key.word(0) == 0x6d61635f65706977 && key.word(8) == 0x73617265 {  // wipe_cameras
+                    try TapeObject.mark(&seen, 1 << 6)
+                    wipeCameras = try object.optionalStringDictionary(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x736c6c75665f7369 && key.word(8) == 0x6e65657263 {  // is_fullscreen
+                    try TapeObject.mark(&seen, 1 << 5)
+                    isFullscreen = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x736f705f65706977 && key.word(8) == 0x6e6f697469 {  // wipe_position
+                    try TapeObject.mark(&seen, 1 << 7)
+                    wipePosition = try object.optionalInt(at: value)
+                }
+            case 16:
+                if key.word(0) == 0x75625f7465737361 && key.word(8) == 0x6c72755f656c646e {  // asset_bundle_url
+                    try TapeObject.mark(&seen, 1 << 0)
+                    assetBundleURL = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "asset_bundle_url", "background", "body", "camera", "enabled", "is_fullscreen", "wipe_cameras",
+                "wipe_position",
+            ])
+        }
         self.init(
-            wipePosition: try object.optionalInt("wipe_position"),
-            isFullscreen: try object.optionalBool("is_fullscreen"),
-            background: try object.optionalObject("background").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            },
-            assetBundleURL: try object.optionalString("asset_bundle_url"),
-            camera: try object.optionalString("camera"),
-            body: try object.optionalObject("body").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Body(tape: nested)
-            },
-            wipeCameras: try object.optionalStringDictionary("wipe_cameras"),
-            isEnabled: try object.optionalBool("enabled"))
+            wipePosition: wipePosition,
+            isFullscreen: isFullscreen,
+            background: background,
+            assetBundleURL: assetBundleURL,
+            camera: camera,
+            body: body,
+            wipeCameras: wipeCameras,
+            isEnabled: isEnabled)
     }
 }
 
 extension BCResponse.Avatar.Body {
     init(tape object: TapeObject) throws(FastMiss) {
+        var id: String?
+        var iconURL: String?
+        var assetBundleName: String?
+        var assetBundlePrefabName: String?
+        var skinColor: Int?
+        var hairColor: BCResponse.Avatar.HairColor?
+        var hairColorPercentage: Double?
+        var head: BCResponse.Avatar.Item?
+        var eye: BCResponse.Avatar.Item?
+        var mouth: BCResponse.Avatar.Item?
+        var hair: BCResponse.Avatar.Item?
+        var proportion: BCResponse.Avatar.Item?
+        var clothes: BCResponse.Avatar.Item?
+        var hat: BCResponse.Avatar.Item?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 2:
+                if key.word(0) == 0x6469 {  // id
+                    try TapeObject.mark(&seen, 1 << 10)
+                    id = try object.optionalString(at: value)
+                }
+            case 3:
+                if key.word(0) == 0x657965 {  // eye
+                    try TapeObject.mark(&seen, 1 << 3)
+                    eye = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                } else if key.word(0) == 0x746168 {  // hat
+                    try TapeObject.mark(&seen, 1 << 7)
+                    hat = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                }
+            case 4:
+                if key.word(0) == 0x72696168 {  // hair
+                    try TapeObject.mark(&seen, 1 << 4)
+                    hair = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                } else if key.word(0) == 0x64616568 {  // head
+                    try TapeObject.mark(&seen, 1 << 8)
+                    head = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                }
+            case 5:
+                if key.word(0) == 0x6874756f6d {  // mouth
+                    try TapeObject.mark(&seen, 1 << 11)
+                    mouth = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                }
+            case 7:
+                if key.word(0) == 0x736568746f6c63 {  // clothes
+                    try TapeObject.mark(&seen, 1 << 2)
+                    clothes = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                }
+            case 8:
+                if key.word(0) == 0x6c72755f6e6f6369 {  // icon_url
+                    try TapeObject.mark(&seen, 1 << 9)
+                    iconURL = try object.optionalString(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x6c6f635f72696168 && key.word(8) == 0x726f {  // hair_color
+                    try TapeObject.mark(&seen, 1 << 5)
+                    hairColor = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.HairColor(tape: nested)
+                    }
+                } else if key.word(0) == 0x6974726f706f7270 && key.word(8) == 0x6e6f {  // proportion
+                    try TapeObject.mark(&seen, 1 << 12)
+                    proportion = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.Item(tape: nested)
+                    }
+                } else if key.word(0) == 0x6c6f635f6e696b73 && key.word(8) == 0x726f {  // skin_color
+                    try TapeObject.mark(&seen, 1 << 13)
+                    skinColor = try object.optionalInt(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_name
+                    && key.word(8) == 0x6d616e5f656c646e
+                    && key.word(16) == 0x65 {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    assetBundleName = try object.optionalString(at: value)
+                }
+            case 21:
+                if key.word(0) == 0x6c6f635f72696168  // hair_color_percentage
+                    && key.word(8) == 0x65637265705f726f
+                    && key.word(16) == 0x656761746e {
+                    try TapeObject.mark(&seen, 1 << 6)
+                    hairColorPercentage = try object.optionalDouble(at: value)
+                }
+            case 24:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_prefab_name
+                    && key.word(8) == 0x6572705f656c646e
+                    && key.word(16) == 0x656d616e5f626166 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    assetBundlePrefabName = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "asset_bundle_name", "asset_bundle_prefab_name", "clothes", "eye", "hair", "hair_color",
+                "hair_color_percentage", "hat", "head", "icon_url", "id", "mouth", "proportion", "skin_color",
+            ])
+        }
         self.init(
-            id: try object.optionalString("id"),
-            iconURL: try object.optionalString("icon_url"),
-            assetBundleName: try object.optionalString("asset_bundle_name"),
-            assetBundlePrefabName: try object.optionalString("asset_bundle_prefab_name"),
-            skinColor: try object.optionalInt("skin_color"),
-            hairColor: try object.optionalObject("hair_color").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.HairColor(tape: nested)
-            },
-            hairColorPercentage: try object.optionalDouble("hair_color_percentage"),
-            head: try object.optionalObject("head").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            },
-            eye: try object.optionalObject("eye").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            },
-            mouth: try object.optionalObject("mouth").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            },
-            hair: try object.optionalObject("hair").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            },
-            proportion: try object.optionalObject("proportion").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            },
-            clothes: try object.optionalObject("clothes").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            },
-            hat: try object.optionalObject("hat").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.Item(tape: nested)
-            })
+            id: id,
+            iconURL: iconURL,
+            assetBundleName: assetBundleName,
+            assetBundlePrefabName: assetBundlePrefabName,
+            skinColor: skinColor,
+            hairColor: hairColor,
+            hairColorPercentage: hairColorPercentage,
+            head: head,
+            eye: eye,
+            mouth: mouth,
+            hair: hair,
+            proportion: proportion,
+            clothes: clothes,
+            hat: hat)
     }
 }
 
 extension BCResponse.Avatar.HairColor {
     init(tape object: TapeObject) throws(FastMiss) {
+        var gradient: [Int]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 8:
+                if key.word(0) == 0x746e656964617267 {  // gradient
+                    try TapeObject.mark(&seen, 1 << 0)
+                    gradient = try object.optionalForcedArray(at: value, object.document.forceInt)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["gradient"])
+        }
         self.init(
-            gradient: try object.optionalForcedArray("gradient", object.document.forceInt))
+            gradient: gradient)
     }
 }
 
 extension BCResponse.Avatar.Item {
     init(tape object: TapeObject) throws(FastMiss) {
+        var id: String?
+        var iconURL: String?
+        var url: String?
+        var updatedAt: Int?
+        var assetBundleName: String?
+        var assetBundlePrefabName: String?
+        var assetBundlePrefabPostfix: String?
+        var color: BCResponse.Avatar.ItemColor?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 2:
+                if key.word(0) == 0x6469 {  // id
+                    try TapeObject.mark(&seen, 1 << 5)
+                    id = try object.optionalString(at: value)
+                }
+            case 3:
+                if key.word(0) == 0x6c7275 {  // url
+                    try TapeObject.mark(&seen, 1 << 7)
+                    url = try object.optionalString(at: value)
+                }
+            case 5:
+                if key.word(0) == 0x726f6c6f63 {  // color
+                    try TapeObject.mark(&seen, 1 << 3)
+                    color = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.ItemColor(tape: nested)
+                    }
+                }
+            case 8:
+                if key.word(0) == 0x6c72755f6e6f6369 {  // icon_url
+                    try TapeObject.mark(&seen, 1 << 4)
+                    iconURL = try object.optionalString(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x5f64657461647075 && key.word(8) == 0x7461 {  // updated_at
+                    try TapeObject.mark(&seen, 1 << 6)
+                    updatedAt = try object.optionalInt(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_name
+                    && key.word(8) == 0x6d616e5f656c646e
+                    && key.word(16) == 0x65 {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    assetBundleName = try object.optionalString(at: value)
+                }
+            case 24:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_prefab_name
+                    && key.word(8) == 0x6572705f656c646e
+                    && key.word(16) == 0x656d616e5f626166 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    assetBundlePrefabName = try object.optionalString(at: value)
+                }
+            case 27:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_prefab_postfix
+                    && key.word(8) == 0x6572705f656c646e
+                    && key.word(16) == 0x74736f705f626166
+                    && key.word(24) == 0x786966 {
+                    try TapeObject.mark(&seen, 1 << 2)
+                    assetBundlePrefabPostfix = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "asset_bundle_name", "asset_bundle_prefab_name", "asset_bundle_prefab_postfix", "color", "icon_url",
+                "id", "updated_at", "url",
+            ])
+        }
         self.init(
-            id: try object.optionalString("id"),
-            iconURL: try object.optionalString("icon_url"),
-            url: try object.optionalString("url"),
-            updatedAt: try object.optionalInt("updated_at"),
-            assetBundleName: try object.optionalString("asset_bundle_name"),
-            assetBundlePrefabName: try object.optionalString("asset_bundle_prefab_name"),
-            assetBundlePrefabPostfix: try object.optionalString("asset_bundle_prefab_postfix"),
-            color: try object.optionalObject("color").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.ItemColor(tape: nested)
-            })
+            id: id,
+            iconURL: iconURL,
+            url: url,
+            updatedAt: updatedAt,
+            assetBundleName: assetBundleName,
+            assetBundlePrefabName: assetBundlePrefabName,
+            assetBundlePrefabPostfix: assetBundlePrefabPostfix,
+            color: color)
     }
 }
 
 extension BCResponse.Avatar.ItemColor {
     init(tape object: TapeObject) throws(FastMiss) {
+        var valueField: Int?
+        var assetBundleName: String?
+        var assetBundlePrefabName: String?
+        var assetBundlePrefabPostfix: String?
+        var setup: BCResponse.Avatar.AssetBundle?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 5:
+                if key.word(0) == 0x7075746573 {  // setup
+                    try TapeObject.mark(&seen, 1 << 3)
+                    setup = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Avatar.AssetBundle(tape: nested)
+                    }
+                } else if key.word(0) == 0x65756c6176 {  // value
+                    try TapeObject.mark(&seen, 1 << 4)
+                    valueField = try object.optionalInt(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_name
+                    && key.word(8) == 0x6d616e5f656c646e
+                    && key.word(16) == 0x65 {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    assetBundleName = try object.optionalString(at: value)
+                }
+            case 24:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_prefab_name
+                    && key.word(8) == 0x6572705f656c646e
+                    && key.word(16) == 0x656d616e5f626166 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    assetBundlePrefabName = try object.optionalString(at: value)
+                }
+            case 27:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_prefab_postfix
+                    && key.word(8) == 0x6572705f656c646e
+                    && key.word(16) == 0x74736f705f626166
+                    && key.word(24) == 0x786966 {
+                    try TapeObject.mark(&seen, 1 << 2)
+                    assetBundlePrefabPostfix = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "asset_bundle_name", "asset_bundle_prefab_name", "asset_bundle_prefab_postfix", "setup", "value",
+            ])
+        }
         self.init(
-            value: try object.optionalInt("value"),
-            assetBundleName: try object.optionalString("asset_bundle_name"),
-            assetBundlePrefabName: try object.optionalString("asset_bundle_prefab_name"),
-            assetBundlePrefabPostfix: try object.optionalString("asset_bundle_prefab_postfix"),
-            setup: try object.optionalObject("setup").map { (nested) throws(FastMiss) in
-                try BCResponse.Avatar.AssetBundle(tape: nested)
-            })
+            value: valueField,
+            assetBundleName: assetBundleName,
+            assetBundlePrefabName: assetBundlePrefabName,
+            assetBundlePrefabPostfix: assetBundlePrefabPostfix,
+            setup: setup)
     }
 }
 
 extension BCResponse.Avatar.AssetBundle {
     init(tape object: TapeObject) throws(FastMiss) {
+        var assetBundleName: String?
+        var assetBundlePrefabName: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 17:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_name
+                    && key.word(8) == 0x6d616e5f656c646e
+                    && key.word(16) == 0x65 {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    assetBundleName = try object.optionalString(at: value)
+                }
+            case 24:
+                if key.word(0) == 0x75625f7465737361  // asset_bundle_prefab_name
+                    && key.word(8) == 0x6572705f656c646e
+                    && key.word(16) == 0x656d616e5f626166 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    assetBundlePrefabName = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["asset_bundle_name", "asset_bundle_prefab_name"])
+        }
         self.init(
-            assetBundleName: try object.optionalString("asset_bundle_name"),
-            assetBundlePrefabName: try object.optionalString("asset_bundle_prefab_name"))
+            assetBundleName: assetBundleName,
+            assetBundlePrefabName: assetBundlePrefabName)
     }
 }

@@ -112,14 +112,106 @@ extension BCResponse {
 
 extension BCResponse.CheerLevelUp {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var text: String?
+        var speech: String?
+        var isYellRankUp: Bool?
+        var yellBonusDescription: String?
+        var yellLevel: Int?
+        var yellLPURL: String?
+        var yellRank: YellRank?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 6)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                } else if key.word(0) == 0x6d63 {  // cm
+                    try TapeObject.mark(&seen, 1 << 2)
+                    text = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 4)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 5)
+                    speech = try object.string(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x6e61725f6c6c6579 && key.word(8) == 0x6b {  // yell_rank
+                    try TapeObject.mark(&seen, 1 << 10)
+                    yellRank = YellRank(rawValue: try object.int(at: value))
+                }
+            case 10:
+                if key.word(0) == 0x76656c5f6c6c6579 && key.word(8) == 0x6c65 {  // yell_level
+                    try TapeObject.mark(&seen, 1 << 8)
+                    yellLevel = try object.int(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x5f706c5f6c6c6579 && key.word(8) == 0x6c7275 {  // yell_lp_url
+                    try TapeObject.mark(&seen, 1 << 9)
+                    yellLPURL = try object.string(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x5f6c6c65795f7369 && key.word(8) == 0x70755f6b6e6172 {  // is_yell_rank_up
+                    try TapeObject.mark(&seen, 1 << 3)
+                    isYellRankUp = try object.bool(at: value)
+                }
+            case 22:
+                if key.word(0) == 0x6e6f625f6c6c6579  // yell_bonus_description
+                    && key.word(8) == 0x72637365645f7375
+                    && key.word(16) == 0x6e6f69747069 {
+                    try TapeObject.mark(&seen, 1 << 7)
+                    yellBonusDescription = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "ac", "burl", "cm", "is_yell_rank_up", "iurl", "speech", "u", "yell_bonus_description", "yell_level",
+                "yell_lp_url", "yell_rank",
+            ])
+        }
+        guard
+            let user_id,
+            let user_name,
+            let text,
+            let speech,
+            let isYellRankUp,
+            let yellBonusDescription,
+            let yellLevel,
+            let yellLPURL,
+            let yellRank
+        else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            text: try object.string("cm"),
-            speech: try object.string("speech"),
-            isYellRankUp: try object.bool("is_yell_rank_up"),
-            yellBonusDescription: try object.string("yell_bonus_description"),
-            yellLevel: try object.int("yell_level"),
-            yellLPURL: try object.string("yell_lp_url"),
-            yellRank: YellRank(rawValue: try object.int("yell_rank")))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            text: text,
+            speech: speech,
+            isYellRankUp: isYellRankUp,
+            yellBonusDescription: yellBonusDescription,
+            yellLevel: yellLevel,
+            yellLPURL: yellLPURL,
+            yellRank: yellRank)
     }
 }

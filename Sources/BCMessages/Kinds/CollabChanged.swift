@@ -43,7 +43,27 @@ extension BCResponse {
 
 extension BCResponse.CollabChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var isConnectedStreamingCollab: Bool?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 29:
+                if key.word(0) == 0x656e6e6f635f7369  // is_connected_streaming_collab
+                    && key.word(8) == 0x7274735f64657463
+                    && key.word(16) == 0x635f676e696d6165
+                    && key.word(24) == 0x62616c6c6f {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    isConnectedStreamingCollab = try object.bool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["is_connected_streaming_collab"])
+        }
+        guard let isConnectedStreamingCollab else { throw FastMiss() }
         self.init(
-            isConnectedStreamingCollab: try object.bool("is_connected_streaming_collab"))
+            isConnectedStreamingCollab: isConnectedStreamingCollab)
     }
 }

@@ -60,8 +60,51 @@ extension BCResponse {
 
 extension BCResponse.CollabInviteCanceledByViewer {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var collabType: CollabType?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 4)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 3)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x745f62616c6c6f63 && key.word(8) == 0x657079 {  // collab_type
+                    try TapeObject.mark(&seen, 1 << 2)
+                    collabType = CollabType(rawValue: try object.int(at: value))
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ac", "burl", "collab_type", "iurl", "u"])
+        }
+        guard let user_id, let user_name, let collabType else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            collabType: CollabType(rawValue: try object.int("collab_type")))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            collabType: collabType)
     }
 }

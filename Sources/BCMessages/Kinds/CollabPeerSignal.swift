@@ -51,8 +51,31 @@ extension BCResponse {
 
 extension BCResponse.CollabPeerSignal {
     init(tape object: TapeObject) throws(FastMiss) {
+        var senderID: String?
+        var raw: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 3:
+                if key.word(0) == 0x776172 {  // raw
+                    try TapeObject.mark(&seen, 1 << 0)
+                    raw = try object.string(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x695f7265646e6573 && key.word(8) == 0x64 {  // sender_id
+                    try TapeObject.mark(&seen, 1 << 1)
+                    senderID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["raw", "sender_id"])
+        }
+        guard let senderID, let raw else { throw FastMiss() }
         self.init(
-            senderID: try object.string("sender_id"),
-            raw: try object.string("raw"))
+            senderID: senderID,
+            raw: raw)
     }
 }

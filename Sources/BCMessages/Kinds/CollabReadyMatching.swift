@@ -51,8 +51,31 @@ extension BCResponse {
 
 extension BCResponse.CollabReadyMatching {
     init(tape object: TapeObject) throws(FastMiss) {
+        var text: String?
+        var speech: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 2:
+                if key.word(0) == 0x6d63 {  // cm
+                    try TapeObject.mark(&seen, 1 << 0)
+                    text = try object.string(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 1)
+                    speech = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["cm", "speech"])
+        }
+        guard let text, let speech else { throw FastMiss() }
         self.init(
-            text: try object.string("cm"),
-            speech: try object.string("speech"))
+            text: text,
+            speech: speech)
     }
 }

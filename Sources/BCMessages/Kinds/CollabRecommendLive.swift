@@ -76,10 +76,63 @@ extension BCResponse {
 
 extension BCResponse.CollabRecommendLive {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var text: String?
+        var speech: String?
+        var liveID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 6)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                } else if key.word(0) == 0x6d63 {  // cm
+                    try TapeObject.mark(&seen, 1 << 2)
+                    text = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 3)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 5)
+                    speech = try object.string(at: value)
+                }
+            case 7:
+                if key.word(0) == 0x64695f6576696c {  // live_id
+                    try TapeObject.mark(&seen, 1 << 4)
+                    liveID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ac", "burl", "cm", "iurl", "live_id", "speech", "u"])
+        }
+        guard let user_id, let user_name, let text, let speech, let liveID else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            text: try object.string("cm"),
-            speech: try object.string("speech"),
-            liveID: try object.string("live_id"))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            text: text,
+            speech: speech,
+            liveID: liveID)
     }
 }

@@ -51,8 +51,31 @@ extension BCResponse {
 
 extension BCResponse.EmomoQuestStateChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var giftEventID: Int?
+        var isQuesting: Bool?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 11:
+                if key.word(0) == 0x74736575715f7369 && key.word(8) == 0x676e69 {  // is_questing
+                    try TapeObject.mark(&seen, 1 << 1)
+                    isQuesting = try object.bool(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x6576655f74666967 && key.word(8) == 0x64695f746e {  // gift_event_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    giftEventID = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["gift_event_id", "is_questing"])
+        }
+        guard let giftEventID, let isQuesting else { throw FastMiss() }
         self.init(
-            giftEventID: try object.int("gift_event_id"),
-            isQuesting: try object.bool("is_questing"))
+            giftEventID: giftEventID,
+            isQuesting: isQuesting)
     }
 }

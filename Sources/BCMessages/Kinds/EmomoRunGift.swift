@@ -96,12 +96,90 @@ extension BCResponse {
 
 extension BCResponse.EmomoRunGift {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var consumedScore: Int?
+        var gameGiftCommand: String?
+        var gameGiftID: Int?
+        var gameGiftType: Int?
+        var giftEventID: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 8)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 7)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x6669675f656d6167 && key.word(8) == 0x64695f74 {  // game_gift_id
+                    try TapeObject.mark(&seen, 1 << 4)
+                    gameGiftID = try object.int(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x6576655f74666967 && key.word(8) == 0x64695f746e {  // gift_event_id
+                    try TapeObject.mark(&seen, 1 << 6)
+                    giftEventID = try object.int(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x64656d75736e6f63 && key.word(8) == 0x65726f63735f {  // consumed_score
+                    try TapeObject.mark(&seen, 1 << 2)
+                    consumedScore = try object.int(at: value)
+                } else if key.word(0) == 0x6669675f656d6167 && key.word(8) == 0x657079745f74 {  // game_gift_type
+                    try TapeObject.mark(&seen, 1 << 5)
+                    gameGiftType = try object.int(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x6669675f656d6167  // game_gift_command
+                    && key.word(8) == 0x6e616d6d6f635f74
+                    && key.word(16) == 0x64 {
+                    try TapeObject.mark(&seen, 1 << 3)
+                    gameGiftCommand = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "ac", "burl", "consumed_score", "game_gift_command", "game_gift_id", "game_gift_type",
+                "gift_event_id", "iurl", "u",
+            ])
+        }
+        guard
+            let user_id,
+            let user_name,
+            let consumedScore,
+            let gameGiftCommand,
+            let gameGiftID,
+            let gameGiftType,
+            let giftEventID
+        else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            consumedScore: try object.int("consumed_score"),
-            gameGiftCommand: try object.string("game_gift_command"),
-            gameGiftID: try object.int("game_gift_id"),
-            gameGiftType: try object.int("game_gift_type"),
-            giftEventID: try object.int("gift_event_id"))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            consumedScore: consumedScore,
+            gameGiftCommand: gameGiftCommand,
+            gameGiftID: gameGiftID,
+            gameGiftType: gameGiftType,
+            giftEventID: giftEventID)
     }
 }

@@ -44,7 +44,24 @@ extension BCResponse {
 
 extension BCResponse.EmomoVisibilityChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var isVisible: Bool?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 10:
+                if key.word(0) == 0x62697369765f7369 && key.word(8) == 0x656c {  // is_visible
+                    try TapeObject.mark(&seen, 1 << 0)
+                    isVisible = try object.bool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["is_visible"])
+        }
+        guard let isVisible else { throw FastMiss() }
         self.init(
-            isVisible: try object.bool("is_visible"))
+            isVisible: isVisible)
     }
 }

@@ -67,10 +67,43 @@ extension BCResponse {
 
 extension BCResponse.FeverChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var currentMeter: Int?
+        var maxMeter: Int?
+        var startsAt: Int?
+        var endsAt: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x74615f73646e65 {  // ends_at
+                    try TapeObject.mark(&seen, 1 << 1)
+                    endsAt = try object.int(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x6574656d5f78616d && key.word(8) == 0x72 {  // max_meter
+                    try TapeObject.mark(&seen, 1 << 2)
+                    maxMeter = try object.int(at: value)
+                } else if key.word(0) == 0x615f737472617473 && key.word(8) == 0x74 {  // starts_at
+                    try TapeObject.mark(&seen, 1 << 3)
+                    startsAt = try object.int(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x5f746e6572727563 && key.word(8) == 0x726574656d {  // current_meter
+                    try TapeObject.mark(&seen, 1 << 0)
+                    currentMeter = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["current_meter", "ends_at", "max_meter", "starts_at"])
+        }
+        guard let currentMeter, let maxMeter, let startsAt, let endsAt else { throw FastMiss() }
         self.init(
-            currentMeter: try object.int("current_meter"),
-            maxMeter: try object.int("max_meter"),
-            startsAt: try object.int("starts_at"),
-            endsAt: try object.int("ends_at"))
+            currentMeter: currentMeter,
+            maxMeter: maxMeter,
+            startsAt: startsAt,
+            endsAt: endsAt)
     }
 }

@@ -394,42 +394,268 @@ extension BCResponse {
 
 extension BCResponse.Gift {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var giftID: String?
+        var giftTitle: String?
+        var giftType: Int?
+        var giftSmallImageURL: String?
+        var giftLargeImageURL: String?
+        var coins: Int?
+        var count: Int?
+        var totalGiftCoins: Int?
+        var nameplateEnabled: Int?
+        var pauseDuration: Double?
+        var orientations: Int?
+        var shouldPlayAnimation: Bool?
+        var isModerator: Bool?
+        var isCheerleader: Bool?
+        var becameCheerleader: Bool?
+        var isLastSent: Bool?
+        var liveSentGiftID: String?
+        var slotID: String?
+        var speech: String?
+        var collabStreamerName: String?
+        var avatarBodyImageURL: String?
+        var avatarUserIDs: String?
+        var effectID: String?
+        var poseID: String?
+        var message: String?
+        var shareText: String?
+        var point: Int?
+        var yellRank: YellRank?
+        var yellLevel: Int?
+        var rankings: [BCResponse.GiftRanking]?
+        var photoGiftID: String?
+        var isPhotoGift: Bool?
+        var photoGiftImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x70 {  // p
+                    try TapeObject.mark(&seen, 1 << 23)
+                    point = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 34)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                }
+            case 3:
+                if key.word(0) == 0x736c69 {  // ils
+                    try TapeObject.mark(&seen, 1 << 14)
+                    isLastSent = try object.optionalBool(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 4)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 18)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 5:
+                if key.word(0) == 0x736e696f63 {  // coins
+                    try TapeObject.mark(&seen, 1 << 5)
+                    coins = try object.int(at: value)
+                } else if key.word(0) == 0x746e756f63 {  // count
+                    try TapeObject.mark(&seen, 1 << 7)
+                    count = try object.int(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 32)
+                    speech = try object.optionalString(at: value)
+                }
+            case 7:
+                if key.word(0) == 0x64695f74666967 {  // gift_id
+                    try TapeObject.mark(&seen, 1 << 9)
+                    giftID = try object.string(at: value)
+                } else if key.word(0) == 0x6567617373656d {  // message
+                    try TapeObject.mark(&seen, 1 << 20)
+                    message = try object.optionalString(at: value)
+                } else if key.word(0) == 0x64695f65736f70 {  // pose_id
+                    try TapeObject.mark(&seen, 1 << 27)
+                    poseID = try object.optionalString(at: value)
+                } else if key.word(0) == 0x64695f746f6c73 {  // slot_id
+                    try TapeObject.mark(&seen, 1 << 31)
+                    slotID = try object.optionalString(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x73676e696b6e6172 {  // rankings
+                    try TapeObject.mark(&seen, 1 << 28)
+                    rankings = try object.optionalObjects(at: value) { (element) throws(FastMiss) in
+                        try BCResponse.GiftRanking(tape: element)
+                    }
+                }
+            case 9:
+                if key.word(0) == 0x695f746365666665 && key.word(8) == 0x64 {  // effect_id
+                    try TapeObject.mark(&seen, 1 << 8)
+                    effectID = try object.optionalString(at: value)
+                } else if key.word(0) == 0x7079745f74666967 && key.word(8) == 0x65 {  // gift_type
+                    try TapeObject.mark(&seen, 1 << 13)
+                    giftType = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x6e61725f6c6c6579 && key.word(8) == 0x6b {  // yell_rank
+                    try TapeObject.mark(&seen, 1 << 36)
+                    yellRank = try object.optionalInt(at: value).map(YellRank.init(rawValue:))
+                }
+            case 10:
+                if key.word(0) == 0x7469745f74666967 && key.word(8) == 0x656c {  // gift_title
+                    try TapeObject.mark(&seen, 1 << 12)
+                    giftTitle = try object.string(at: value)
+                } else if key.word(0) == 0x65745f6572616873 && key.word(8) == 0x7478 {  // share_text
+                    try TapeObject.mark(&seen, 1 << 29)
+                    shareText = try object.optionalString(at: value)
+                } else if key.word(0) == 0x76656c5f6c6c6579 && key.word(8) == 0x6c65 {  // yell_level
+                    try TapeObject.mark(&seen, 1 << 35)
+                    yellLevel = try object.optionalInt(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x7265646f6d5f7369 && key.word(8) == 0x726f7461 {  // is_moderator
+                    try TapeObject.mark(&seen, 1 << 16)
+                    isModerator = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x7461746e6569726f && key.word(8) == 0x736e6f69 {  // orientations
+                    try TapeObject.mark(&seen, 1 << 22)
+                    orientations = try object.optionalInt(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x6f746f68705f7369 && key.word(8) == 0x746669675f {  // is_photo_gift
+                    try TapeObject.mark(&seen, 1 << 17)
+                    isPhotoGift = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x69675f6f746f6870 && key.word(8) == 0x64695f7466 {  // photo_gift_id
+                    try TapeObject.mark(&seen, 1 << 25)
+                    photoGiftID = try object.optionalString(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x72656568635f7369 && key.word(8) == 0x72656461656c {  // is_cheerleader
+                    try TapeObject.mark(&seen, 1 << 15)
+                    isCheerleader = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x75645f6573756170 && key.word(8) == 0x6e6f69746172 {  // pause_duration
+                    try TapeObject.mark(&seen, 1 << 24)
+                    pauseDuration = try object.optionalDouble(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x755f726174617661 && key.word(8) == 0x7364695f726573 {  // avatar_user_ids
+                    try TapeObject.mark(&seen, 1 << 2)
+                    avatarUserIDs = try object.optionalString(at: value)
+                }
+            case 16:
+                if key.word(0) == 0x69675f6c61746f74 && key.word(8) == 0x736e696f635f7466 {  // total_gift_coins
+                    try TapeObject.mark(&seen, 1 << 33)
+                    totalGiftCoins = try object.optionalInt(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x6e65735f6576696c  // live_sent_gift_id
+                    && key.word(8) == 0x695f746669675f74
+                    && key.word(16) == 0x64 {
+                    try TapeObject.mark(&seen, 1 << 19)
+                    liveSentGiftID = try object.optionalString(at: value)
+                } else if key.word(0) == 0x74616c70656d616e  // nameplate_enabled
+                    && key.word(8) == 0x656c62616e655f65
+                    && key.word(16) == 0x64 {
+                    try TapeObject.mark(&seen, 1 << 21)
+                    nameplateEnabled = try object.optionalInt(at: value)
+                }
+            case 18:
+                if key.word(0) == 0x635f656d61636562  // became_cheerleader
+                    && key.word(8) == 0x6461656c72656568
+                    && key.word(16) == 0x7265 {
+                    try TapeObject.mark(&seen, 1 << 3)
+                    becameCheerleader = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x735f62616c6c6f63  // collab_streamer_ac
+                    && key.word(8) == 0x5f72656d61657274
+                    && key.word(16) == 0x6361 {
+                    try TapeObject.mark(&seen, 1 << 6)
+                    collabStreamerName = try object.optionalString(at: value)
+                }
+            case 20:
+                if key.word(0) == 0x72616c5f74666967  // gift_large_image_url
+                    && key.word(8) == 0x6567616d695f6567
+                    && key.word(16) == 0x6c72755f {
+                    try TapeObject.mark(&seen, 1 << 10)
+                    giftLargeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x616d735f74666967  // gift_small_image_url
+                    && key.word(8) == 0x6567616d695f6c6c
+                    && key.word(16) == 0x6c72755f {
+                    try TapeObject.mark(&seen, 1 << 11)
+                    giftSmallImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x69675f6f746f6870  // photo_gift_image_url
+                    && key.word(8) == 0x6567616d695f7466
+                    && key.word(16) == 0x6c72755f {
+                    try TapeObject.mark(&seen, 1 << 26)
+                    photoGiftImageURL = try object.optionalString(at: value)
+                }
+            case 21:
+                if key.word(0) == 0x625f726174617661  // avatar_body_image_url
+                    && key.word(8) == 0x67616d695f79646f
+                    && key.word(16) == 0x6c72755f65 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    avatarBodyImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x705f646c756f6873  // should_play_animation
+                    && key.word(8) == 0x6d696e615f79616c
+                    && key.word(16) == 0x6e6f697461 {
+                    try TapeObject.mark(&seen, 1 << 30)
+                    shouldPlayAnimation = try object.optionalBool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "ac", "avatar_body_image_url", "avatar_user_ids", "became_cheerleader", "burl", "coins",
+                "collab_streamer_ac", "count", "effect_id", "gift_id", "gift_large_image_url",
+                "gift_small_image_url", "gift_title", "gift_type", "ils", "is_cheerleader", "is_moderator",
+                "is_photo_gift", "iurl", "live_sent_gift_id", "message", "nameplate_enabled", "orientations", "p",
+                "pause_duration", "photo_gift_id", "photo_gift_image_url", "pose_id", "rankings", "share_text",
+                "should_play_animation", "slot_id", "speech", "total_gift_coins", "u", "yell_level", "yell_rank",
+            ])
+        }
+        guard let user_id, let user_name, let giftID, let giftTitle, let coins, let count else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            giftID: try object.string("gift_id"),
-            giftTitle: try object.string("gift_title"),
-            giftType: try object.optionalInt("gift_type"),
-            giftSmallImageURL: try object.optionalString("gift_small_image_url"),
-            giftLargeImageURL: try object.optionalString("gift_large_image_url"),
-            coins: try object.int("coins"),
-            count: try object.int("count"),
-            totalGiftCoins: try object.optionalInt("total_gift_coins"),
-            nameplateEnabled: try object.optionalInt("nameplate_enabled"),
-            pauseDuration: try object.optionalDouble("pause_duration"),
-            orientations: try object.optionalInt("orientations"),
-            shouldPlayAnimation: try object.optionalBool("should_play_animation"),
-            isModerator: try object.optionalBool("is_moderator"),
-            isCheerleader: try object.optionalBool("is_cheerleader"),
-            becameCheerleader: try object.optionalBool("became_cheerleader"),
-            isLastSent: try object.optionalBool("ils"),
-            liveSentGiftID: try object.optionalString("live_sent_gift_id"),
-            slotID: try object.optionalString("slot_id"),
-            speech: try object.optionalString("speech"),
-            collabStreamerName: try object.optionalString("collab_streamer_ac"),
-            avatarBodyImageURL: try object.optionalString("avatar_body_image_url"),
-            avatarUserIDs: try object.optionalString("avatar_user_ids"),
-            effectID: try object.optionalString("effect_id"),
-            poseID: try object.optionalString("pose_id"),
-            message: try object.optionalString("message"),
-            shareText: try object.optionalString("share_text"),
-            point: try object.optionalInt("p"),
-            yellRank: try object.optionalInt("yell_rank").map(YellRank.init(rawValue:)),
-            yellLevel: try object.optionalInt("yell_level"),
-            rankings: try object.optionalObjects("rankings") { (element) throws(FastMiss) in
-                try BCResponse.GiftRanking(tape: element)
-            },
-            photoGiftID: try object.optionalString("photo_gift_id"),
-            isPhotoGift: try object.optionalBool("is_photo_gift"),
-            photoGiftImageURL: try object.optionalString("photo_gift_image_url"))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            giftID: giftID,
+            giftTitle: giftTitle,
+            giftType: giftType,
+            giftSmallImageURL: giftSmallImageURL,
+            giftLargeImageURL: giftLargeImageURL,
+            coins: coins,
+            count: count,
+            totalGiftCoins: totalGiftCoins,
+            nameplateEnabled: nameplateEnabled,
+            pauseDuration: pauseDuration,
+            orientations: orientations,
+            shouldPlayAnimation: shouldPlayAnimation,
+            isModerator: isModerator,
+            isCheerleader: isCheerleader,
+            becameCheerleader: becameCheerleader,
+            isLastSent: isLastSent,
+            liveSentGiftID: liveSentGiftID,
+            slotID: slotID,
+            speech: speech,
+            collabStreamerName: collabStreamerName,
+            avatarBodyImageURL: avatarBodyImageURL,
+            avatarUserIDs: avatarUserIDs,
+            effectID: effectID,
+            poseID: poseID,
+            message: message,
+            shareText: shareText,
+            point: point,
+            yellRank: yellRank,
+            yellLevel: yellLevel,
+            rankings: rankings,
+            photoGiftID: photoGiftID,
+            isPhotoGift: isPhotoGift,
+            photoGiftImageURL: photoGiftImageURL)
     }
 }

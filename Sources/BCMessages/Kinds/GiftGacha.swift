@@ -105,14 +105,80 @@ extension BCResponse {
 
 extension BCResponse.GiftGacha {
     init(tape object: TapeObject) throws(FastMiss) {
+        var type: GiftGachaType?
+        var giftEventID: Int?
+        var senderID: String?
+        var count: Int?
+        var imageURL: String?
+        var stockImageURL: String?
+        var time: Int?
+        var collabUserID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 4:
+                if key.word(0) == 0x656d6974 {  // time
+                    try TapeObject.mark(&seen, 1 << 6)
+                    time = try object.int(at: value)
+                } else if key.word(0) == 0x65707974 {  // type
+                    try TapeObject.mark(&seen, 1 << 7)
+                    type = GiftGachaType(rawValue: try object.int(at: value))
+                }
+            case 5:
+                if key.word(0) == 0x746e756f63 {  // count
+                    try TapeObject.mark(&seen, 1 << 1)
+                    count = try object.int(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x72755f6567616d69 && key.word(8) == 0x6c {  // image_url
+                    try TapeObject.mark(&seen, 1 << 3)
+                    imageURL = try object.string(at: value)
+                } else if key.word(0) == 0x695f7265646e6573 && key.word(8) == 0x64 {  // sender_id
+                    try TapeObject.mark(&seen, 1 << 4)
+                    senderID = try object.string(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x6576655f74666967 && key.word(8) == 0x64695f746e {  // gift_event_id
+                    try TapeObject.mark(&seen, 1 << 2)
+                    giftEventID = try object.int(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x755f62616c6c6f63 && key.word(8) == 0x64695f726573 {  // collab_user_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    collabUserID = try object.optionalString(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x6d695f6b636f7473 && key.word(8) == 0x6c72755f656761 {  // stock_image_url
+                    try TapeObject.mark(&seen, 1 << 5)
+                    stockImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "collab_user_id", "count", "gift_event_id", "image_url", "sender_id", "stock_image_url", "time",
+                "type",
+            ])
+        }
+        guard
+            let type,
+            let giftEventID,
+            let senderID,
+            let count,
+            let imageURL,
+            let stockImageURL,
+            let time
+        else { throw FastMiss() }
         self.init(
-            type: GiftGachaType(rawValue: try object.int("type")),
-            giftEventID: try object.int("gift_event_id"),
-            senderID: try object.string("sender_id"),
-            count: try object.int("count"),
-            imageURL: try object.string("image_url"),
-            stockImageURL: try object.string("stock_image_url"),
-            time: try object.int("time"),
-            collabUserID: try object.optionalString("collab_user_id"))
+            type: type,
+            giftEventID: giftEventID,
+            senderID: senderID,
+            count: count,
+            imageURL: imageURL,
+            stockImageURL: stockImageURL,
+            time: time,
+            collabUserID: collabUserID)
     }
 }

@@ -83,12 +83,60 @@ extension BCResponse {
 
 extension BCResponse.GiftRankingChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var eventID: Int?
+        var isAppEvent: Bool?
+        var nanoTime: Int?
+        var rank: Int?
+        var rankText: String?
+        var rankingPoint: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x72 {  // r
+                    try TapeObject.mark(&seen, 1 << 3)
+                    rank = try object.int(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6965 {  // ei
+                    try TapeObject.mark(&seen, 1 << 0)
+                    eventID = try object.int(at: value)
+                } else if key.word(0) == 0x746e {  // nt
+                    try TapeObject.mark(&seen, 1 << 2)
+                    nanoTime = try object.int(at: value)
+                } else if key.word(0) == 0x7072 {  // rp
+                    try TapeObject.mark(&seen, 1 << 4)
+                    rankingPoint = try object.int(at: value)
+                } else if key.word(0) == 0x7472 {  // rt
+                    try TapeObject.mark(&seen, 1 << 5)
+                    rankText = try object.string(at: value)
+                }
+            case 3:
+                if key.word(0) == 0x656169 {  // iae
+                    try TapeObject.mark(&seen, 1 << 1)
+                    isAppEvent = try object.bool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ei", "iae", "nt", "r", "rp", "rt"])
+        }
+        guard
+            let eventID,
+            let isAppEvent,
+            let nanoTime,
+            let rank,
+            let rankText,
+            let rankingPoint
+        else { throw FastMiss() }
         self.init(
-            eventID: try object.int("ei"),
-            isAppEvent: try object.bool("iae"),
-            nanoTime: try object.int("nt"),
-            rank: try object.int("r"),
-            rankText: try object.string("rt"),
-            rankingPoint: try object.int("rp"))
+            eventID: eventID,
+            isAppEvent: isAppEvent,
+            nanoTime: nanoTime,
+            rank: rank,
+            rankText: rankText,
+            rankingPoint: rankingPoint)
     }
 }

@@ -146,11 +146,170 @@ extension BCResponse {
 
 extension BCResponse.Join {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var text: String?
+        var commentID: String?
+        var onlineViewerCount: Int?
+        var attributes_speech: String?
+        var attributes_isModerator: Bool?
+        var attributes_isCheerleader: Bool?
+        var attributes_yellRank: YellRank?
+        var attributes_yellLevel: Int?
+        var attributes_linkedLiveOwnerName: String?
+        var attributes_descriptionText: String?
+        var attributes_collabStreamerName: String?
+        var attributes_avatarBodyImageURL: String?
+        var attributes_createdAt: Int?
+        var attributes_d: Int?
+        var attributes_pushImageURL: String?
+        var attributes_vipRank: Int?
+        var attributes_profileFrameImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x64 {  // d
+                    try TapeObject.mark(&seen, 1 << 6)
+                    attributes_d = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 17)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                } else if key.word(0) == 0x6d63 {  // cm
+                    try TapeObject.mark(&seen, 1 << 3)
+                    text = try object.optionalString(at: value)
+                }
+            case 3:
+                if key.word(0) == 0x69636c {  // lci
+                    try TapeObject.mark(&seen, 1 << 11)
+                    commentID = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 2)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 10)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 16)
+                    attributes_speech = try object.optionalString(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x6b6e61725f706976 {  // vip_rank
+                    try TapeObject.mark(&seen, 1 << 18)
+                    attributes_vipRank = try object.optionalInt(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x6e61725f6c6c6579 && key.word(8) == 0x6b {  // yell_rank
+                    try TapeObject.mark(&seen, 1 << 20)
+                    attributes_yellRank = try object.optionalInt(at: value).map(YellRank.init(rawValue:))
+                }
+            case 10:
+                if key.word(0) == 0x5f64657461657263 && key.word(8) == 0x7461 {  // created_at
+                    try TapeObject.mark(&seen, 1 << 5)
+                    attributes_createdAt = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x76656c5f6c6c6579 && key.word(8) == 0x6c65 {  // yell_level
+                    try TapeObject.mark(&seen, 1 << 19)
+                    attributes_yellLevel = try object.optionalInt(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x7470697263736564 && key.word(8) == 0x6e6f69 {  // description
+                    try TapeObject.mark(&seen, 1 << 7)
+                    attributes_descriptionText = try object.optionalString(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x7265646f6d5f7369 && key.word(8) == 0x726f7461 {  // is_moderator
+                    try TapeObject.mark(&seen, 1 << 9)
+                    attributes_isModerator = try object.optionalBool(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x72656568635f7369 && key.word(8) == 0x72656461656c {  // is_cheerleader
+                    try TapeObject.mark(&seen, 1 << 8)
+                    attributes_isCheerleader = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x616d695f68737570 && key.word(8) == 0x6c72755f6567 {  // push_image_url
+                    try TapeObject.mark(&seen, 1 << 15)
+                    attributes_pushImageURL = try object.optionalString(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x765f656e696c6e6f  // online_viewer_num
+                    && key.word(8) == 0x756e5f7265776569
+                    && key.word(16) == 0x6d {
+                    try TapeObject.mark(&seen, 1 << 13)
+                    onlineViewerCount = try object.optionalInt(at: value)
+                }
+            case 18:
+                if key.word(0) == 0x735f62616c6c6f63  // collab_streamer_ac
+                    && key.word(8) == 0x5f72656d61657274
+                    && key.word(16) == 0x6361 {
+                    try TapeObject.mark(&seen, 1 << 4)
+                    attributes_collabStreamerName = try object.optionalString(at: value)
+                }
+            case 21:
+                if key.word(0) == 0x625f726174617661  // avatar_body_image_url
+                    && key.word(8) == 0x67616d695f79646f
+                    && key.word(16) == 0x6c72755f65 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    attributes_avatarBodyImageURL = try object.optionalString(at: value)
+                }
+            case 22:
+                if key.word(0) == 0x6c5f64656b6e696c  // linked_live_owner_name
+                    && key.word(8) == 0x656e776f5f657669
+                    && key.word(16) == 0x656d616e5f72 {
+                    try TapeObject.mark(&seen, 1 << 12)
+                    attributes_linkedLiveOwnerName = try object.optionalString(at: value)
+                }
+            case 23:
+                if key.word(0) == 0x5f656c69666f7270  // profile_frame_image_url
+                    && key.word(8) == 0x6d695f656d617266
+                    && key.word(16) == 0x6c72755f656761 {
+                    try TapeObject.mark(&seen, 1 << 14)
+                    attributes_profileFrameImageURL = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "ac", "avatar_body_image_url", "burl", "cm", "collab_streamer_ac", "created_at", "d", "description",
+                "is_cheerleader", "is_moderator", "iurl", "lci", "linked_live_owner_name", "online_viewer_num",
+                "profile_frame_image_url", "push_image_url", "speech", "u", "vip_rank", "yell_level", "yell_rank",
+            ])
+        }
+        guard let user_id, let user_name, let commentID else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            text: try object.optionalString("cm"),
-            commentID: try object.string("lci"),
-            onlineViewerCount: try object.optionalInt("online_viewer_num"),
-            attributes: try BCResponse.CommentAttributes(tape: object))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            text: text,
+            commentID: commentID,
+            onlineViewerCount: onlineViewerCount,
+            attributes: BCResponse.CommentAttributes(
+                speech: attributes_speech,
+                isModerator: attributes_isModerator,
+                isCheerleader: attributes_isCheerleader,
+                yellRank: attributes_yellRank,
+                yellLevel: attributes_yellLevel,
+                linkedLiveOwnerName: attributes_linkedLiveOwnerName,
+                descriptionText: attributes_descriptionText,
+                collabStreamerName: attributes_collabStreamerName,
+                avatarBodyImageURL: attributes_avatarBodyImageURL,
+                createdAt: attributes_createdAt,
+                d: attributes_d,
+                pushImageURL: attributes_pushImageURL,
+                vipRank: attributes_vipRank,
+                profileFrameImageURL: attributes_profileFrameImageURL))
     }
 }

@@ -84,15 +84,57 @@ extension BCResponse {
 
 extension BCResponse.LinkedLiveEnded {
     init(tape object: TapeObject) throws(FastMiss) {
+        var linkedLive: BCResponse.LinkedLiveEnded.LinkedLive?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 11:
+                if key.word(0) == 0x6c5f64656b6e696c && key.word(8) == 0x657669 {  // linked_live
+                    try TapeObject.mark(&seen, 1 << 0)
+                    linkedLive = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.LinkedLiveEnded.LinkedLive(tape: nested)
+                    }
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["linked_live"])
+        }
+        guard let linkedLive else { throw FastMiss() }
         self.init(
-            linkedLive: try BCResponse.LinkedLiveEnded.LinkedLive(tape: try object.object("linked_live")))
+            linkedLive: linkedLive)
     }
 }
 
 extension BCResponse.LinkedLiveEnded.LinkedLive {
     init(tape object: TapeObject) throws(FastMiss) {
+        var liveID: String?
+        var ownerName: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x64695f6576696c {  // live_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    liveID = try object.string(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x616e5f72656e776f && key.word(8) == 0x656d {  // owner_name
+                    try TapeObject.mark(&seen, 1 << 1)
+                    ownerName = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["live_id", "owner_name"])
+        }
+        guard let liveID, let ownerName else { throw FastMiss() }
         self.init(
-            liveID: try object.string("live_id"),
-            ownerName: try object.string("owner_name"))
+            liveID: liveID,
+            ownerName: ownerName)
     }
 }

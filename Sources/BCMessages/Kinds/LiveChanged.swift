@@ -230,30 +230,151 @@ extension BCResponse {
 
 extension BCResponse.LiveChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var app: BCResponse.LiveChanged.App?
+        var isCollabEnabled: Bool?
+        var collabHasVacancy: Bool?
+        var orientation: String?
+        var createdAt: Int?
+        var isStickerEnabled: Bool?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 3:
+                if key.word(0) == 0x707061 {  // app
+                    try TapeObject.mark(&seen, 1 << 0)
+                    app = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.LiveChanged.App(tape: nested)
+                    }
+                }
+            case 10:
+                if key.word(0) == 0x5f64657461657263 && key.word(8) == 0x7461 {  // created_at
+                    try TapeObject.mark(&seen, 1 << 3)
+                    createdAt = try object.optionalInt(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x655f62616c6c6f63 && key.word(8) == 0x64656c62616e {  // collab_enabled
+                    try TapeObject.mark(&seen, 1 << 1)
+                    isCollabEnabled = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x7461746e6569726f && key.word(8) == 0x32765f6e6f69 {  // orientation_v2
+                    try TapeObject.mark(&seen, 1 << 4)
+                    orientation = try object.optionalString(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x5f72656b63697473 && key.word(8) == 0x64656c62616e65 {  // sticker_enabled
+                    try TapeObject.mark(&seen, 1 << 5)
+                    isStickerEnabled = try object.optionalBool(at: value)
+                }
+            case 18:
+                if key.word(0) == 0x685f62616c6c6f63  // collab_has_vacancy
+                    && key.word(8) == 0x6e616361765f7361
+                    && key.word(16) == 0x7963 {
+                    try TapeObject.mark(&seen, 1 << 2)
+                    collabHasVacancy = try object.optionalBool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "app", "collab_enabled", "collab_has_vacancy", "created_at", "orientation_v2", "sticker_enabled",
+            ])
+        }
         self.init(
-            app: try object.optionalObject("app").map { (nested) throws(FastMiss) in
-                try BCResponse.LiveChanged.App(tape: nested)
-            },
-            isCollabEnabled: try object.optionalBool("collab_enabled"),
-            collabHasVacancy: try object.optionalBool("collab_has_vacancy"),
-            orientation: try object.optionalString("orientation_v2"),
-            createdAt: try object.optionalInt("created_at"),
-            isStickerEnabled: try object.optionalBool("sticker_enabled"))
+            app: app,
+            isCollabEnabled: isCollabEnabled,
+            collabHasVacancy: collabHasVacancy,
+            orientation: orientation,
+            createdAt: createdAt,
+            isStickerEnabled: isStickerEnabled)
     }
 }
 
 extension BCResponse.LiveChanged.App {
     init(tape object: TapeObject) throws(FastMiss) {
+        var appID: String?
+        var title: String?
+        var shortTitle: String?
+        var iconURL: String?
+        var appUserIDLabel: String?
+        var isAppUserIDHidden: Bool?
+        var isListing: Bool?
+        var isCategory: Bool?
+        var isPR: Bool?
+        var isPushEnabled: Bool?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 5:
+                if key.word(0) == 0x72705f7369 {  // is_pr
+                    try TapeObject.mark(&seen, 1 << 6)
+                    isPR = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x656c746974 {  // title
+                    try TapeObject.mark(&seen, 1 << 9)
+                    title = try object.optionalString(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x64695f707061 {  // app_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    appID = try object.optionalString(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x6c72755f6e6f6369 {  // icon_url
+                    try TapeObject.mark(&seen, 1 << 2)
+                    iconURL = try object.optionalString(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x697473696c5f7369 && key.word(8) == 0x676e {  // is_listing
+                    try TapeObject.mark(&seen, 1 << 5)
+                    isListing = try object.optionalBool(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x67657461635f7369 && key.word(8) == 0x79726f {  // is_category
+                    try TapeObject.mark(&seen, 1 << 4)
+                    isCategory = try object.optionalBool(at: value)
+                } else if key.word(0) == 0x69745f74726f6873 && key.word(8) == 0x656c74 {  // short_title
+                    try TapeObject.mark(&seen, 1 << 8)
+                    shortTitle = try object.optionalString(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x616e655f68737570 && key.word(8) == 0x64656c62 {  // push_enabled
+                    try TapeObject.mark(&seen, 1 << 7)
+                    isPushEnabled = try object.optionalBool(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x726573755f707061  // app_user_id_label
+                    && key.word(8) == 0x6562616c5f64695f
+                    && key.word(16) == 0x6c {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    appUserIDLabel = try object.optionalString(at: value)
+                }
+            case 21:
+                if key.word(0) == 0x755f7070615f7369  // is_app_user_id_hidden
+                    && key.word(8) == 0x685f64695f726573
+                    && key.word(16) == 0x6e65646469 {
+                    try TapeObject.mark(&seen, 1 << 3)
+                    isAppUserIDHidden = try object.optionalBool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "app_id", "app_user_id_label", "icon_url", "is_app_user_id_hidden", "is_category", "is_listing",
+                "is_pr", "push_enabled", "short_title", "title",
+            ])
+        }
         self.init(
-            appID: try object.optionalString("app_id"),
-            title: try object.optionalString("title"),
-            shortTitle: try object.optionalString("short_title"),
-            iconURL: try object.optionalString("icon_url"),
-            appUserIDLabel: try object.optionalString("app_user_id_label"),
-            isAppUserIDHidden: try object.optionalBool("is_app_user_id_hidden"),
-            isListing: try object.optionalBool("is_listing"),
-            isCategory: try object.optionalBool("is_category"),
-            isPR: try object.optionalBool("is_pr"),
-            isPushEnabled: try object.optionalBool("push_enabled"))
+            appID: appID,
+            title: title,
+            shortTitle: shortTitle,
+            iconURL: iconURL,
+            appUserIDLabel: appUserIDLabel,
+            isAppUserIDHidden: isAppUserIDHidden,
+            isListing: isListing,
+            isCategory: isCategory,
+            isPR: isPR,
+            isPushEnabled: isPushEnabled)
     }
 }

@@ -92,18 +92,61 @@ extension BCResponse {
 
 extension BCResponse.LiveEnded {
     init(tape object: TapeObject) throws(FastMiss) {
+        var delay: BCResponse.LiveEnded.Delay?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 5:
+                if key.word(0) == 0x79616c6564 {  // delay
+                    try TapeObject.mark(&seen, 1 << 0)
+                    delay = try object.optionalObject(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.LiveEnded.Delay(tape: nested)
+                    }
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["delay"])
+        }
         self.init(
-            delay: try object.optionalObject("delay").map { (nested) throws(FastMiss) in
-                try BCResponse.LiveEnded.Delay(tape: nested)
-            })
+            delay: delay)
     }
 }
 
 extension BCResponse.LiveEnded.Delay {
     init(tape object: TapeObject) throws(FastMiss) {
+        var uniformMin: Double?
+        var uniformMax: Double?
+        var exponentialMultiplier: Double?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 6:
+                if key.word(0) == 0x78614d696e75 {  // uniMax
+                    try TapeObject.mark(&seen, 1 << 1)
+                    uniformMax = try object.double(at: value)
+                } else if key.word(0) == 0x6e694d696e75 {  // uniMin
+                    try TapeObject.mark(&seen, 1 << 2)
+                    uniformMin = try object.double(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x69746c754d707865 && key.word(8) == 0x7265696c70 {  // expMultiplier
+                    try TapeObject.mark(&seen, 1 << 0)
+                    exponentialMultiplier = try object.double(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["expMultiplier", "uniMax", "uniMin"])
+        }
+        guard let uniformMin, let uniformMax, let exponentialMultiplier else { throw FastMiss() }
         self.init(
-            uniformMin: try object.double("uniMin"),
-            uniformMax: try object.double("uniMax"),
-            exponentialMultiplier: try object.double("expMultiplier"))
+            uniformMin: uniformMin,
+            uniformMax: uniformMax,
+            exponentialMultiplier: exponentialMultiplier)
     }
 }

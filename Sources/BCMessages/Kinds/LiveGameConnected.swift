@@ -103,14 +103,89 @@ extension BCResponse {
 
 extension BCResponse.LiveGameConnected {
     init(tape object: TapeObject) throws(FastMiss) {
+        var liveGameID: String?
+        var playID: String?
+        var title: String?
+        var requestUserID: String?
+        var requestUserName: String?
+        var requestUserImageURL: String?
+        var requestUserBadgeURL: String?
+        var userIDs: [String]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 5:
+                if key.word(0) == 0x656c746974 {  // title
+                    try TapeObject.mark(&seen, 1 << 6)
+                    title = try object.string(at: value)
+                }
+            case 7:
+                if key.word(0) == 0x64695f79616c70 {  // play_id
+                    try TapeObject.mark(&seen, 1 << 1)
+                    playID = try object.string(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x7364695f72657375 {  // user_ids
+                    try TapeObject.mark(&seen, 1 << 7)
+                    userIDs = try object.forcedArray(at: value, object.document.forceString)
+                }
+            case 12:
+                if key.word(0) == 0x6d61675f6576696c && key.word(8) == 0x64695f65 {  // live_game_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    liveGameID = try object.string(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x5f74736575716572 && key.word(8) == 0x64695f72657375 {  // request_user_id
+                    try TapeObject.mark(&seen, 1 << 3)
+                    requestUserID = try object.string(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x5f74736575716572  // request_user_name
+                    && key.word(8) == 0x6d616e5f72657375
+                    && key.word(16) == 0x65 {
+                    try TapeObject.mark(&seen, 1 << 5)
+                    requestUserName = try object.string(at: value)
+                }
+            case 22:
+                if key.word(0) == 0x5f74736575716572  // request_user_badge_url
+                    && key.word(8) == 0x6461625f72657375
+                    && key.word(16) == 0x6c72755f6567 {
+                    try TapeObject.mark(&seen, 1 << 2)
+                    requestUserBadgeURL = try object.string(at: value)
+                } else if key.word(0) == 0x5f74736575716572  // request_user_image_url
+                    && key.word(8) == 0x616d695f72657375
+                    && key.word(16) == 0x6c72755f6567 {
+                    try TapeObject.mark(&seen, 1 << 4)
+                    requestUserImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "live_game_id", "play_id", "request_user_badge_url", "request_user_id", "request_user_image_url",
+                "request_user_name", "title", "user_ids",
+            ])
+        }
+        guard
+            let liveGameID,
+            let playID,
+            let title,
+            let requestUserID,
+            let requestUserName,
+            let requestUserImageURL,
+            let requestUserBadgeURL,
+            let userIDs
+        else { throw FastMiss() }
         self.init(
-            liveGameID: try object.string("live_game_id"),
-            playID: try object.string("play_id"),
-            title: try object.string("title"),
-            requestUserID: try object.string("request_user_id"),
-            requestUserName: try object.string("request_user_name"),
-            requestUserImageURL: try object.string("request_user_image_url"),
-            requestUserBadgeURL: try object.string("request_user_badge_url"),
-            userIDs: try object.forcedArray("user_ids", object.document.forceString))
+            liveGameID: liveGameID,
+            playID: playID,
+            title: title,
+            requestUserID: requestUserID,
+            requestUserName: requestUserName,
+            requestUserImageURL: requestUserImageURL,
+            requestUserBadgeURL: requestUserBadgeURL,
+            userIDs: userIDs)
     }
 }

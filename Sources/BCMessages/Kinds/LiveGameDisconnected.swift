@@ -51,8 +51,31 @@ extension BCResponse {
 
 extension BCResponse.LiveGameDisconnected {
     init(tape object: TapeObject) throws(FastMiss) {
+        var liveGameID: String?
+        var userIDs: [String]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 8:
+                if key.word(0) == 0x7364695f72657375 {  // user_ids
+                    try TapeObject.mark(&seen, 1 << 1)
+                    userIDs = try object.forcedArray(at: value, object.document.forceString)
+                }
+            case 12:
+                if key.word(0) == 0x6d61675f6576696c && key.word(8) == 0x64695f65 {  // live_game_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    liveGameID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["live_game_id", "user_ids"])
+        }
+        guard let liveGameID, let userIDs else { throw FastMiss() }
         self.init(
-            liveGameID: try object.string("live_game_id"),
-            userIDs: try object.forcedArray("user_ids", object.document.forceString))
+            liveGameID: liveGameID,
+            userIDs: userIDs)
     }
 }

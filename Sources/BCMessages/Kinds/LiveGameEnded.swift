@@ -43,7 +43,24 @@ extension BCResponse {
 
 extension BCResponse.LiveGameEnded {
     init(tape object: TapeObject) throws(FastMiss) {
+        var liveGameID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 12:
+                if key.word(0) == 0x6d61675f6576696c && key.word(8) == 0x64695f65 {  // live_game_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    liveGameID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["live_game_id"])
+        }
+        guard let liveGameID else { throw FastMiss() }
         self.init(
-            liveGameID: try object.string("live_game_id"))
+            liveGameID: liveGameID)
     }
 }

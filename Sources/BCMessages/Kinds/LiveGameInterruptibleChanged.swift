@@ -52,8 +52,31 @@ extension BCResponse {
 
 extension BCResponse.LiveGameInterruptibleChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var isInterruptible: Bool?
+        var sentAt: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x74615f746e6573 {  // sent_at
+                    try TapeObject.mark(&seen, 1 << 1)
+                    sentAt = try object.int(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x7075727265746e69 && key.word(8) == 0x656c626974 {  // interruptible
+                    try TapeObject.mark(&seen, 1 << 0)
+                    isInterruptible = try object.bool(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["interruptible", "sent_at"])
+        }
+        guard let isInterruptible, let sentAt else { throw FastMiss() }
         self.init(
-            isInterruptible: try object.bool("interruptible"),
-            sentAt: try object.int("sent_at"))
+            isInterruptible: isInterruptible,
+            sentAt: sentAt)
     }
 }

@@ -121,21 +121,88 @@ extension BCResponse {
 
 extension BCResponse.LiveGamePlaying {
     init(tape object: TapeObject) throws(FastMiss) {
+        var liveGameID: String?
+        var viewerSelfStartIconURL: String?
+        var gifts: [BCResponse.LiveGamePlaying.LiveGameGift]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 5:
+                if key.word(0) == 0x7374666967 {  // gifts
+                    try TapeObject.mark(&seen, 1 << 0)
+                    gifts = try object.objects(at: value) { (element) throws(FastMiss) in
+                        try BCResponse.LiveGamePlaying.LiveGameGift(tape: element)
+                    }
+                }
+            case 12:
+                if key.word(0) == 0x6d61675f6576696c && key.word(8) == 0x64695f65 {  // live_game_id
+                    try TapeObject.mark(&seen, 1 << 1)
+                    liveGameID = try object.string(at: value)
+                }
+            case 26:
+                if key.word(0) == 0x735f726577656976  // viewer_self_start_icon_url
+                    && key.word(8) == 0x726174735f666c65
+                    && key.word(16) == 0x755f6e6f63695f74
+                    && key.word(24) == 0x6c72 {
+                    try TapeObject.mark(&seen, 1 << 2)
+                    viewerSelfStartIconURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["gifts", "live_game_id", "viewer_self_start_icon_url"])
+        }
+        guard let liveGameID, let viewerSelfStartIconURL, let gifts else { throw FastMiss() }
         self.init(
-            liveGameID: try object.string("live_game_id"),
-            viewerSelfStartIconURL: try object.string("viewer_self_start_icon_url"),
-            gifts: try object.objects("gifts") { (element) throws(FastMiss) in
-                try BCResponse.LiveGamePlaying.LiveGameGift(tape: element)
-            })
+            liveGameID: liveGameID,
+            viewerSelfStartIconURL: viewerSelfStartIconURL,
+            gifts: gifts)
     }
 }
 
 extension BCResponse.LiveGamePlaying.LiveGameGift {
     init(tape object: TapeObject) throws(FastMiss) {
+        var id: String?
+        var coins: Int?
+        var effectType: Int?
+        var iconURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 2:
+                if key.word(0) == 0x6469 {  // id
+                    try TapeObject.mark(&seen, 1 << 3)
+                    id = try object.string(at: value)
+                }
+            case 5:
+                if key.word(0) == 0x736e696f63 {  // coins
+                    try TapeObject.mark(&seen, 1 << 0)
+                    coins = try object.int(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x6c72755f6e6f6369 {  // icon_url
+                    try TapeObject.mark(&seen, 1 << 2)
+                    iconURL = try object.string(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x745f746365666665 && key.word(8) == 0x657079 {  // effect_type
+                    try TapeObject.mark(&seen, 1 << 1)
+                    effectType = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["coins", "effect_type", "icon_url", "id"])
+        }
+        guard let id, let coins, let effectType, let iconURL else { throw FastMiss() }
         self.init(
-            id: try object.string("id"),
-            coins: try object.int("coins"),
-            effectType: try object.int("effect_type"),
-            iconURL: try object.string("icon_url"))
+            id: id,
+            coins: coins,
+            effectType: effectType,
+            iconURL: iconURL)
     }
 }

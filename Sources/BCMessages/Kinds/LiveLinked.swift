@@ -118,19 +118,95 @@ extension BCResponse {
 
 extension BCResponse.LiveLinked {
     init(tape object: TapeObject) throws(FastMiss) {
+        var linkedLive: BCResponse.LiveLinked.LinkedLive?
+        var live: BCResponse.LiveLinked.LinkedLive?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 4:
+                if key.word(0) == 0x6576696c {  // live
+                    try TapeObject.mark(&seen, 1 << 1)
+                    live = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.LiveLinked.LinkedLive(tape: nested)
+                    }
+                }
+            case 11:
+                if key.word(0) == 0x6c5f64656b6e696c && key.word(8) == 0x657669 {  // linked_live
+                    try TapeObject.mark(&seen, 1 << 0)
+                    linkedLive = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.LiveLinked.LinkedLive(tape: nested)
+                    }
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["linked_live", "live"])
+        }
+        guard let linkedLive, let live else { throw FastMiss() }
         self.init(
-            linkedLive: try BCResponse.LiveLinked.LinkedLive(tape: try object.object("linked_live")),
-            live: try BCResponse.LiveLinked.LinkedLive(tape: try object.object("live")))
+            linkedLive: linkedLive,
+            live: live)
     }
 }
 
 extension BCResponse.LiveLinked.LinkedLive {
     init(tape object: TapeObject) throws(FastMiss) {
+        var liveID: String?
+        var ownerID: String?
+        var ownerName: String?
+        var ownerImageURL: String?
+        var ownerBadgeImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x64695f6576696c {  // live_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    liveID = try object.string(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x64695f72656e776f {  // owner_id
+                    try TapeObject.mark(&seen, 1 << 2)
+                    ownerID = try object.string(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x616e5f72656e776f && key.word(8) == 0x656d {  // owner_name
+                    try TapeObject.mark(&seen, 1 << 4)
+                    ownerName = try object.string(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x6d695f72656e776f && key.word(8) == 0x6c72755f656761 {  // owner_image_url
+                    try TapeObject.mark(&seen, 1 << 3)
+                    ownerImageURL = try object.string(at: value)
+                }
+            case 21:
+                if key.word(0) == 0x61625f72656e776f  // owner_badge_image_url
+                    && key.word(8) == 0x67616d695f656764
+                    && key.word(16) == 0x6c72755f65 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    ownerBadgeImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["live_id", "owner_badge_image_url", "owner_id", "owner_image_url", "owner_name"])
+        }
+        guard
+            let liveID,
+            let ownerID,
+            let ownerName,
+            let ownerImageURL,
+            let ownerBadgeImageURL
+        else { throw FastMiss() }
         self.init(
-            liveID: try object.string("live_id"),
-            ownerID: try object.string("owner_id"),
-            ownerName: try object.string("owner_name"),
-            ownerImageURL: try object.string("owner_image_url"),
-            ownerBadgeImageURL: try object.string("owner_badge_image_url"))
+            liveID: liveID,
+            ownerID: ownerID,
+            ownerName: ownerName,
+            ownerImageURL: ownerImageURL,
+            ownerBadgeImageURL: ownerBadgeImageURL)
     }
 }

@@ -70,9 +70,58 @@ extension BCResponse {
 
 extension BCResponse.LiveSelected {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var ownerName: String?
+        var targetLiveID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 5)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 2)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x616e5f72656e776f && key.word(8) == 0x656d {  // owner_name
+                    try TapeObject.mark(&seen, 1 << 3)
+                    ownerName = try object.string(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x6c5f746567726174 && key.word(8) == 0x64695f657669 {  // target_live_id
+                    try TapeObject.mark(&seen, 1 << 4)
+                    targetLiveID = try object.optionalString(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ac", "burl", "iurl", "owner_name", "target_live_id", "u"])
+        }
+        guard let user_id, let user_name, let ownerName else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            ownerName: try object.string("owner_name"),
-            targetLiveID: try object.optionalString("target_live_id"))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            ownerName: ownerName,
+            targetLiveID: targetLiveID)
     }
 }

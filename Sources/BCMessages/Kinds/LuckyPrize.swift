@@ -76,10 +76,65 @@ extension BCResponse {
 
 extension BCResponse.LuckyPrize {
     init(tape object: TapeObject) throws(FastMiss) {
+        var user_id: String?
+        var user_name: String?
+        var user_profileImageURL: String?
+        var user_badgeImageURL: String?
+        var speech: String?
+        var rewardTitle: String?
+        var rewardImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 6)
+                    user_id = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    user_name = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    user_badgeImageURL = try object.optionalString(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 2)
+                    user_profileImageURL = try object.optionalString(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 5)
+                    speech = try object.string(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x745f647261776572 && key.word(8) == 0x656c7469 {  // reward_title
+                    try TapeObject.mark(&seen, 1 << 4)
+                    rewardTitle = try object.string(at: value)
+                }
+            case 16:
+                if key.word(0) == 0x695f647261776572 && key.word(8) == 0x6c72755f6567616d {  // reward_image_url
+                    try TapeObject.mark(&seen, 1 << 3)
+                    rewardImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ac", "burl", "iurl", "reward_image_url", "reward_title", "speech", "u"])
+        }
+        guard let user_id, let user_name, let speech, let rewardTitle, let rewardImageURL else { throw FastMiss() }
         self.init(
-            user: try BCResponse.User(tape: object),
-            speech: try object.string("speech"),
-            rewardTitle: try object.string("reward_title"),
-            rewardImageURL: try object.string("reward_image_url"))
+            user: BCResponse.User(
+                id: user_id,
+                name: user_name,
+                profileImageURL: user_profileImageURL,
+                badgeImageURL: user_badgeImageURL),
+            speech: speech,
+            rewardTitle: rewardTitle,
+            rewardImageURL: rewardImageURL)
     }
 }

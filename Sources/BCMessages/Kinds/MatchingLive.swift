@@ -59,9 +59,38 @@ extension BCResponse {
 
 extension BCResponse.MatchingLive {
     init(tape object: TapeObject) throws(FastMiss) {
+        var text: String?
+        var speech: String?
+        var matchedLiveID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 2:
+                if key.word(0) == 0x6d63 {  // cm
+                    try TapeObject.mark(&seen, 1 << 0)
+                    text = try object.string(at: value)
+                }
+            case 6:
+                if key.word(0) == 0x686365657073 {  // speech
+                    try TapeObject.mark(&seen, 1 << 2)
+                    speech = try object.string(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x5f6465686374616d && key.word(8) == 0x64695f6576696c {  // matched_live_id
+                    try TapeObject.mark(&seen, 1 << 1)
+                    matchedLiveID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["cm", "matched_live_id", "speech"])
+        }
+        guard let text, let speech, let matchedLiveID else { throw FastMiss() }
         self.init(
-            text: try object.string("cm"),
-            speech: try object.string("speech"),
-            matchedLiveID: try object.string("matched_live_id"))
+            text: text,
+            speech: speech,
+            matchedLiveID: matchedLiveID)
     }
 }

@@ -43,7 +43,24 @@ extension BCResponse {
 
 extension BCResponse.MatchingLiveCanceled {
     init(tape object: TapeObject) throws(FastMiss) {
+        var userID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x64695f72657375 {  // user_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    userID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["user_id"])
+        }
+        guard let userID else { throw FastMiss() }
         self.init(
-            userID: try object.string("user_id"))
+            userID: userID)
     }
 }

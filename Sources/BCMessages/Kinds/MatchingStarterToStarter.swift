@@ -44,7 +44,24 @@ extension BCResponse {
 
 extension BCResponse.MatchingStarterToStarter {
     init(tape object: TapeObject) throws(FastMiss) {
+        var matchedLiveID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 15:
+                if key.word(0) == 0x5f6465686374616d && key.word(8) == 0x64695f6576696c {  // matched_live_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    matchedLiveID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["matched_live_id"])
+        }
+        guard let matchedLiveID else { throw FastMiss() }
         self.init(
-            matchedLiveID: try object.string("matched_live_id"))
+            matchedLiveID: matchedLiveID)
     }
 }

@@ -51,8 +51,33 @@ extension BCResponse {
 
 extension BCResponse.ModeratorChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var moderatorUserID: String?
+        var isAppointed: Bool?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 10:
+                if key.word(0) == 0x696f7070615f7369 && key.word(8) == 0x746e {  // is_appoint
+                    try TapeObject.mark(&seen, 1 << 0)
+                    isAppointed = try object.bool(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x6f74617265646f6d  // moderator_user_id
+                    && key.word(8) == 0x695f726573755f72
+                    && key.word(16) == 0x64 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    moderatorUserID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["is_appoint", "moderator_user_id"])
+        }
+        guard let moderatorUserID, let isAppointed else { throw FastMiss() }
         self.init(
-            moderatorUserID: try object.string("moderator_user_id"),
-            isAppointed: try object.bool("is_appoint"))
+            moderatorUserID: moderatorUserID,
+            isAppointed: isAppointed)
     }
 }

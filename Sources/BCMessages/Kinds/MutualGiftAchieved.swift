@@ -108,18 +108,80 @@ extension BCResponse {
 
 extension BCResponse.MutualGiftAchieved {
     init(tape object: TapeObject) throws(FastMiss) {
+        var achievedAt: Int?
+        var eventID: Int?
+        var streamer: BCResponse.MutualGiftAchieved.Participant?
+        var viewer: BCResponse.MutualGiftAchieved.Participant?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 6:
+                if key.word(0) == 0x726577656976 {  // viewer
+                    try TapeObject.mark(&seen, 1 << 3)
+                    viewer = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.MutualGiftAchieved.Participant(tape: nested)
+                    }
+                }
+            case 8:
+                if key.word(0) == 0x64695f746e657665 {  // event_id
+                    try TapeObject.mark(&seen, 1 << 1)
+                    eventID = try object.int(at: value)
+                } else if key.word(0) == 0x72656d6165727473 {  // streamer
+                    try TapeObject.mark(&seen, 1 << 2)
+                    streamer = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.MutualGiftAchieved.Participant(tape: nested)
+                    }
+                }
+            case 11:
+                if key.word(0) == 0x6465766569686361 && key.word(8) == 0x74615f {  // achieved_at
+                    try TapeObject.mark(&seen, 1 << 0)
+                    achievedAt = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["achieved_at", "event_id", "streamer", "viewer"])
+        }
+        guard let achievedAt, let eventID, let streamer, let viewer else { throw FastMiss() }
         self.init(
-            achievedAt: try object.int("achieved_at"),
-            eventID: try object.int("event_id"),
-            streamer: try BCResponse.MutualGiftAchieved.Participant(tape: try object.object("streamer")),
-            viewer: try BCResponse.MutualGiftAchieved.Participant(tape: try object.object("viewer")))
+            achievedAt: achievedAt,
+            eventID: eventID,
+            streamer: streamer,
+            viewer: viewer)
     }
 }
 
 extension BCResponse.MutualGiftAchieved.Participant {
     init(tape object: TapeObject) throws(FastMiss) {
+        var userID: String?
+        var profileImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x64695f72657375 {  // user_id
+                    try TapeObject.mark(&seen, 1 << 1)
+                    userID = try object.string(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x5f656c69666f7270  // profile_image_url
+                    && key.word(8) == 0x72755f6567616d69
+                    && key.word(16) == 0x6c {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    profileImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["profile_image_url", "user_id"])
+        }
+        guard let userID, let profileImageURL else { throw FastMiss() }
         self.init(
-            userID: try object.string("user_id"),
-            profileImageURL: try object.string("profile_image_url"))
+            userID: userID,
+            profileImageURL: profileImageURL)
     }
 }

@@ -48,9 +48,28 @@ extension BCResponse {
 
 extension BCResponse.MutualGiftRewards {
     init(tape object: TapeObject) throws(FastMiss) {
+        var receivableRewards: [BCResponse.MutualGiftAchieved]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 18:
+                if key.word(0) == 0x6261766965636572  // receivable_rewards
+                    && key.word(8) == 0x72617765725f656c
+                    && key.word(16) == 0x7364 {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    receivableRewards = try object.objects(at: value) { (element) throws(FastMiss) in
+                        try BCResponse.MutualGiftAchieved(tape: element)
+                    }
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["receivable_rewards"])
+        }
+        guard let receivableRewards else { throw FastMiss() }
         self.init(
-            receivableRewards: try object.objects("receivable_rewards") { (element) throws(FastMiss) in
-                try BCResponse.MutualGiftAchieved(tape: element)
-            })
+            receivableRewards: receivableRewards)
     }
 }

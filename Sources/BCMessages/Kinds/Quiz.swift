@@ -187,30 +187,154 @@ extension BCResponse {
 
 extension BCResponse.Quiz {
     init(tape object: TapeObject) throws(FastMiss) {
+        var info: BCResponse.Quiz.Info?
+        var question: BCResponse.Quiz.Question?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 4:
+                if key.word(0) == 0x7a697571 {  // quiz
+                    try TapeObject.mark(&seen, 1 << 1)
+                    info = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Quiz.Info(tape: nested)
+                    }
+                }
+            case 8:
+                if key.word(0) == 0x6e6f697473657571 {  // question
+                    try TapeObject.mark(&seen, 1 << 0)
+                    question = try object.object(at: value) { (nested) throws(FastMiss) in
+                        try BCResponse.Quiz.Question(tape: nested)
+                    }
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["question", "quiz"])
+        }
+        guard let info, let question else { throw FastMiss() }
         self.init(
-            info: try BCResponse.Quiz.Info(tape: try object.object("quiz")),
-            question: try BCResponse.Quiz.Question(tape: try object.object("question")))
+            info: info,
+            question: question)
     }
 }
 
 extension BCResponse.Quiz.Info {
     init(tape object: TapeObject) throws(FastMiss) {
+        var id: String?
+        var remainingUserCount: Int?
+        var totalQuestionCount: Int?
+        var totalUserCount: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 2:
+                if key.word(0) == 0x6469 {  // id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    id = try object.string(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x73755f6c61746f74 && key.word(8) == 0x6d756e5f7265 {  // total_user_num
+                    try TapeObject.mark(&seen, 1 << 3)
+                    totalUserCount = try object.int(at: value)
+                }
+            case 18:
+                if key.word(0) == 0x6e696e69616d6572  // remaining_user_num
+                    && key.word(8) == 0x6e5f726573755f67
+                    && key.word(16) == 0x6d75 {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    remainingUserCount = try object.int(at: value)
+                } else if key.word(0) == 0x75715f6c61746f74  // total_question_num
+                    && key.word(8) == 0x6e5f6e6f69747365
+                    && key.word(16) == 0x6d75 {
+                    try TapeObject.mark(&seen, 1 << 2)
+                    totalQuestionCount = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["id", "remaining_user_num", "total_question_num", "total_user_num"])
+        }
+        guard let id, let remainingUserCount, let totalQuestionCount, let totalUserCount else { throw FastMiss() }
         self.init(
-            id: try object.string("id"),
-            remainingUserCount: try object.int("remaining_user_num"),
-            totalQuestionCount: try object.int("total_question_num"),
-            totalUserCount: try object.int("total_user_num"))
+            id: id,
+            remainingUserCount: remainingUserCount,
+            totalQuestionCount: totalQuestionCount,
+            totalUserCount: totalUserCount)
     }
 }
 
 extension BCResponse.Quiz.Question {
     init(tape object: TapeObject) throws(FastMiss) {
+        var answers: [String]?
+        var body: String?
+        var correctAnswerNth: Int?
+        var dismissPopupAfter: Int?
+        var nth: Int?
+        var remainingTime: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 3:
+                if key.word(0) == 0x68746e {  // nth
+                    try TapeObject.mark(&seen, 1 << 4)
+                    nth = try object.int(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x79646f62 {  // body
+                    try TapeObject.mark(&seen, 1 << 1)
+                    body = try object.string(at: value)
+                }
+            case 7:
+                if key.word(0) == 0x73726577736e61 {  // answers
+                    try TapeObject.mark(&seen, 1 << 0)
+                    answers = try object.forcedArray(at: value, object.document.forceString)
+                }
+            case 14:
+                if key.word(0) == 0x6e696e69616d6572 && key.word(8) == 0x656d69745f67 {  // remaining_time
+                    try TapeObject.mark(&seen, 1 << 5)
+                    remainingTime = try object.int(at: value)
+                }
+            case 18:
+                if key.word(0) == 0x5f74636572726f63  // correct_answer_nth
+                    && key.word(8) == 0x6e5f726577736e61
+                    && key.word(16) == 0x6874 {
+                    try TapeObject.mark(&seen, 1 << 2)
+                    correctAnswerNth = try object.int(at: value)
+                }
+            case 19:
+                if key.word(0) == 0x5f7373696d736964  // dismiss_popup_after
+                    && key.word(8) == 0x66615f7075706f70
+                    && key.word(16) == 0x726574 {
+                    try TapeObject.mark(&seen, 1 << 3)
+                    dismissPopupAfter = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "answers", "body", "correct_answer_nth", "dismiss_popup_after", "nth", "remaining_time",
+            ])
+        }
+        guard
+            let answers,
+            let body,
+            let correctAnswerNth,
+            let dismissPopupAfter,
+            let nth,
+            let remainingTime
+        else { throw FastMiss() }
         self.init(
-            answers: try object.forcedArray("answers", object.document.forceString),
-            body: try object.string("body"),
-            correctAnswerNth: try object.int("correct_answer_nth"),
-            dismissPopupAfter: try object.int("dismiss_popup_after"),
-            nth: try object.int("nth"),
-            remainingTime: try object.int("remaining_time"))
+            answers: answers,
+            body: body,
+            correctAnswerNth: correctAnswerNth,
+            dismissPopupAfter: dismissPopupAfter,
+            nth: nth,
+            remainingTime: remainingTime)
     }
 }

@@ -43,7 +43,24 @@ extension BCResponse {
 
 extension BCResponse.ShooterMatchingFinished {
     init(tape object: TapeObject) throws(FastMiss) {
+        var time: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 4:
+                if key.word(0) == 0x656d6974 {  // time
+                    try TapeObject.mark(&seen, 1 << 0)
+                    time = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["time"])
+        }
+        guard let time else { throw FastMiss() }
         self.init(
-            time: try object.int("time"))
+            time: time)
     }
 }

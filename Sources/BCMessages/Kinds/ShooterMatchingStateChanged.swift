@@ -112,15 +112,88 @@ extension BCResponse {
 
 extension BCResponse.ShooterMatchingStateChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var groupID: Int?
+        var groupStatus: Int?
+        var hostMemberType: Int?
+        var teamStatus: Int?
+        var memberUserIDs: [String]?
+        var roomID: String?
+        var seasonID: Int?
+        var stageID: String?
+        var teamID: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x64695f6d6f6f72 {  // room_id
+                    try TapeObject.mark(&seen, 1 << 4)
+                    roomID = try object.string(at: value)
+                } else if key.word(0) == 0x64695f6d616574 {  // team_id
+                    try TapeObject.mark(&seen, 1 << 7)
+                    teamID = try object.int(at: value)
+                }
+            case 8:
+                if key.word(0) == 0x64695f70756f7267 {  // group_id
+                    try TapeObject.mark(&seen, 1 << 0)
+                    groupID = try object.optionalInt(at: value)
+                } else if key.word(0) == 0x64695f6567617473 {  // stage_id
+                    try TapeObject.mark(&seen, 1 << 6)
+                    stageID = try object.string(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x695f6e6f73616573 && key.word(8) == 0x64 {  // season_id
+                    try TapeObject.mark(&seen, 1 << 5)
+                    seasonID = try object.int(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x6174735f6d616574 && key.word(8) == 0x737574 {  // team_status
+                    try TapeObject.mark(&seen, 1 << 8)
+                    teamStatus = try object.int(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x74735f70756f7267 && key.word(8) == 0x73757461 {  // group_status
+                    try TapeObject.mark(&seen, 1 << 1)
+                    groupStatus = try object.int(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x755f7265626d656d && key.word(8) == 0x7364695f726573 {  // member_user_ids
+                    try TapeObject.mark(&seen, 1 << 3)
+                    memberUserIDs = try object.forcedArray(at: value, object.document.forceString)
+                }
+            case 16:
+                if key.word(0) == 0x6d656d5f74736f68 && key.word(8) == 0x657079745f726562 {  // host_member_type
+                    try TapeObject.mark(&seen, 1 << 2)
+                    hostMemberType = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "group_id", "group_status", "host_member_type", "member_user_ids", "room_id", "season_id",
+                "stage_id", "team_id", "team_status",
+            ])
+        }
+        guard
+            let groupStatus,
+            let hostMemberType,
+            let teamStatus,
+            let memberUserIDs,
+            let roomID,
+            let seasonID,
+            let stageID,
+            let teamID
+        else { throw FastMiss() }
         self.init(
-            groupID: try object.optionalInt("group_id"),
-            groupStatus: try object.int("group_status"),
-            hostMemberType: try object.int("host_member_type"),
-            teamStatus: try object.int("team_status"),
-            memberUserIDs: try object.forcedArray("member_user_ids", object.document.forceString),
-            roomID: try object.string("room_id"),
-            seasonID: try object.int("season_id"),
-            stageID: try object.string("stage_id"),
-            teamID: try object.int("team_id"))
+            groupID: groupID,
+            groupStatus: groupStatus,
+            hostMemberType: hostMemberType,
+            teamStatus: teamStatus,
+            memberUserIDs: memberUserIDs,
+            roomID: roomID,
+            seasonID: seasonID,
+            stageID: stageID,
+            teamID: teamID)
     }
 }

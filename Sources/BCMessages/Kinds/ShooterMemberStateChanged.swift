@@ -76,11 +76,52 @@ extension BCResponse {
 
 extension BCResponse.ShooterMemberStateChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var memberStatus: Int?
+        var memberType: Int?
+        var seasonID: Int?
+        var teamID: Int?
+        var memberUserID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 7:
+                if key.word(0) == 0x64695f6d616574 {  // team_id
+                    try TapeObject.mark(&seen, 1 << 4)
+                    teamID = try object.int(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x695f6e6f73616573 && key.word(8) == 0x64 {  // season_id
+                    try TapeObject.mark(&seen, 1 << 3)
+                    seasonID = try object.int(at: value)
+                }
+            case 11:
+                if key.word(0) == 0x745f7265626d656d && key.word(8) == 0x657079 {  // member_type
+                    try TapeObject.mark(&seen, 1 << 1)
+                    memberType = try object.int(at: value)
+                }
+            case 13:
+                if key.word(0) == 0x735f7265626d656d && key.word(8) == 0x7375746174 {  // member_status
+                    try TapeObject.mark(&seen, 1 << 0)
+                    memberStatus = try object.int(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x755f7265626d656d && key.word(8) == 0x64695f726573 {  // member_user_id
+                    try TapeObject.mark(&seen, 1 << 2)
+                    memberUserID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["member_status", "member_type", "member_user_id", "season_id", "team_id"])
+        }
+        guard let memberStatus, let memberType, let seasonID, let teamID, let memberUserID else { throw FastMiss() }
         self.init(
-            memberStatus: try object.int("member_status"),
-            memberType: try object.int("member_type"),
-            seasonID: try object.int("season_id"),
-            teamID: try object.int("team_id"),
-            memberUserID: try object.string("member_user_id"))
+            memberStatus: memberStatus,
+            memberType: memberType,
+            seasonID: seasonID,
+            teamID: teamID,
+            memberUserID: memberUserID)
     }
 }

@@ -61,9 +61,40 @@ extension BCResponse {
 
 extension BCResponse.ShooterViewerMatched {
     init(tape object: TapeObject) throws(FastMiss) {
+        var name: String?
+        var profileImageURL: String?
+        var userID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 4:
+                if key.word(0) == 0x656d616e {  // name
+                    try TapeObject.mark(&seen, 1 << 0)
+                    name = try object.string(at: value)
+                }
+            case 7:
+                if key.word(0) == 0x64695f72657375 {  // user_id
+                    try TapeObject.mark(&seen, 1 << 2)
+                    userID = try object.string(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x5f656c69666f7270  // profile_image_url
+                    && key.word(8) == 0x72755f6567616d69
+                    && key.word(16) == 0x6c {
+                    try TapeObject.mark(&seen, 1 << 1)
+                    profileImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["name", "profile_image_url", "user_id"])
+        }
+        guard let name, let profileImageURL, let userID else { throw FastMiss() }
         self.init(
-            name: try object.string("name"),
-            profileImageURL: try object.string("profile_image_url"),
-            userID: try object.string("user_id"))
+            name: name,
+            profileImageURL: profileImageURL,
+            userID: userID)
     }
 }

@@ -43,7 +43,24 @@ extension BCResponse {
 
 extension BCResponse.StopBroadcasting {
     init(tape object: TapeObject) throws(FastMiss) {
+        var message: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 3:
+                if key.word(0) == 0x67736d {  // msg
+                    try TapeObject.mark(&seen, 1 << 0)
+                    message = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["msg"])
+        }
+        guard let message else { throw FastMiss() }
         self.init(
-            message: try object.string("msg"))
+            message: message)
     }
 }

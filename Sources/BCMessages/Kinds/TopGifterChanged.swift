@@ -60,9 +60,36 @@ extension BCResponse {
 
 extension BCResponse.TopGifterChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var userID: String?
+        var profileImageURL: String?
+        var badgeImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 2)
+                    userID = try object.string(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 0)
+                    badgeImageURL = try object.string(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    profileImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["burl", "iurl", "u"])
+        }
+        guard let userID, let profileImageURL, let badgeImageURL else { throw FastMiss() }
         self.init(
-            userID: try object.string("u"),
-            profileImageURL: try object.string("iurl"),
-            badgeImageURL: try object.string("burl"))
+            userID: userID,
+            profileImageURL: profileImageURL,
+            badgeImageURL: badgeImageURL)
     }
 }

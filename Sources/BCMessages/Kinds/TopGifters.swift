@@ -108,19 +108,69 @@ extension BCResponse {
 
 extension BCResponse.TopGifters {
     init(tape object: TapeObject) throws(FastMiss) {
+        var users: [BCResponse.TopGifters.RankingUser]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 5:
+                if key.word(0) == 0x7372657375 {  // users
+                    try TapeObject.mark(&seen, 1 << 0)
+                    users = try object.objects(at: value) { (element) throws(FastMiss) in
+                        try BCResponse.TopGifters.RankingUser(tape: element)
+                    }
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["users"])
+        }
+        guard let users else { throw FastMiss() }
         self.init(
-            users: try object.objects("users") { (element) throws(FastMiss) in
-                try BCResponse.TopGifters.RankingUser(tape: element)
-            })
+            users: users)
     }
 }
 
 extension BCResponse.TopGifters.RankingUser {
     init(tape object: TapeObject) throws(FastMiss) {
+        var userID: String?
+        var name: String?
+        var profileImageURL: String?
+        var badgeImageURL: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 3)
+                    userID = try object.string(at: value)
+                }
+            case 2:
+                if key.word(0) == 0x6361 {  // ac
+                    try TapeObject.mark(&seen, 1 << 0)
+                    name = try object.optionalString(at: value)
+                }
+            case 4:
+                if key.word(0) == 0x6c727562 {  // burl
+                    try TapeObject.mark(&seen, 1 << 1)
+                    badgeImageURL = try object.string(at: value)
+                } else if key.word(0) == 0x6c727569 {  // iurl
+                    try TapeObject.mark(&seen, 1 << 2)
+                    profileImageURL = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["ac", "burl", "iurl", "u"])
+        }
+        guard let userID, let profileImageURL, let badgeImageURL else { throw FastMiss() }
         self.init(
-            userID: try object.string("u"),
-            name: try object.optionalString("ac"),
-            profileImageURL: try object.string("iurl"),
-            badgeImageURL: try object.string("burl"))
+            userID: userID,
+            name: name,
+            profileImageURL: profileImageURL,
+            badgeImageURL: badgeImageURL)
     }
 }

@@ -43,7 +43,24 @@ extension BCResponse {
 
 extension BCResponse.UserLevelGiftReload {
     init(tape object: TapeObject) throws(FastMiss) {
+        var userID: String?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 0)
+                    userID = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["u"])
+        }
+        guard let userID else { throw FastMiss() }
         self.init(
-            userID: try object.string("u"))
+            userID: userID)
     }
 }

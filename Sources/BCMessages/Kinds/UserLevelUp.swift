@@ -197,30 +197,169 @@ extension BCResponse {
 
 extension BCResponse.UserLevelUp {
     init(tape object: TapeObject) throws(FastMiss) {
+        var userID: String?
+        var addedExperiencePoints: Int?
+        var experiencePoints: Int?
+        var level: Int?
+        var nextLevelExperiencePoints: Int?
+        var levelImageURL: String?
+        var levelColorCode: String?
+        var levelBorderColorCode: String?
+        var levelGaugeColorCodes: [String]?
+        var userLevelGiftPanelText: String?
+        var unlocks: [BCResponse.UserLevelUp.Unlock]?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 1:
+                if key.word(0) == 0x75 {  // u
+                    try TapeObject.mark(&seen, 1 << 8)
+                    userID = try object.string(at: value)
+                }
+            case 5:
+                if key.word(0) == 0x6c6576656c {  // level
+                    try TapeObject.mark(&seen, 1 << 2)
+                    level = try object.int(at: value)
+                }
+            case 7:
+                if key.word(0) == 0x736b636f6c6e75 {  // unlocks
+                    try TapeObject.mark(&seen, 1 << 9)
+                    unlocks = try object.objects(at: value) { (element) throws(FastMiss) in
+                        try BCResponse.UserLevelUp.Unlock(tape: element)
+                    }
+                }
+            case 8:
+                if key.word(0) == 0x746e696f705f7865 {  // ex_point
+                    try TapeObject.mark(&seen, 1 << 1)
+                    experiencePoints = try object.int(at: value)
+                }
+            case 12:
+                if key.word(0) == 0x705f78655f646461 && key.word(8) == 0x746e696f {  // add_ex_point
+                    try TapeObject.mark(&seen, 1 << 0)
+                    addedExperiencePoints = try object.int(at: value)
+                }
+            case 15:
+                if key.word(0) == 0x6d695f6c6576656c && key.word(8) == 0x6c72755f656761 {  // level_image_url
+                    try TapeObject.mark(&seen, 1 << 6)
+                    levelImageURL = try object.string(at: value)
+                }
+            case 16:
+                if key.word(0) == 0x6f635f6c6576656c && key.word(8) == 0x65646f635f726f6c {  // level_color_code
+                    try TapeObject.mark(&seen, 1 << 4)
+                    levelColorCode = try object.string(at: value)
+                }
+            case 19:
+                if key.word(0) == 0x76656c5f7478656e  // next_level_ex_point
+                    && key.word(8) == 0x6f705f78655f6c65
+                    && key.word(16) == 0x746e69 {
+                    try TapeObject.mark(&seen, 1 << 7)
+                    nextLevelExperiencePoints = try object.int(at: value)
+                }
+            case 23:
+                if key.word(0) == 0x6f625f6c6576656c  // level_border_color_code
+                    && key.word(8) == 0x6c6f635f72656472
+                    && key.word(16) == 0x65646f635f726f {
+                    try TapeObject.mark(&seen, 1 << 3)
+                    levelBorderColorCode = try object.string(at: value)
+                } else if key.word(0) == 0x61675f6c6576656c  // level_gauge_color_codes
+                    && key.word(8) == 0x6f6c6f635f656775
+                    && key.word(16) == 0x7365646f635f72 {
+                    try TapeObject.mark(&seen, 1 << 5)
+                    levelGaugeColorCodes = try object.forcedArray(at: value, object.document.forceString)
+                }
+            case 26:
+                if key.word(0) == 0x76656c5f72657375  // user_level_gift_panel_text
+                    && key.word(8) == 0x5f746669675f6c65
+                    && key.word(16) == 0x65745f6c656e6170
+                    && key.word(24) == 0x7478 {
+                    try TapeObject.mark(&seen, 1 << 10)
+                    userLevelGiftPanelText = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys([
+                "add_ex_point", "ex_point", "level", "level_border_color_code", "level_color_code",
+                "level_gauge_color_codes", "level_image_url", "next_level_ex_point", "u", "unlocks",
+                "user_level_gift_panel_text",
+            ])
+        }
+        guard
+            let userID,
+            let addedExperiencePoints,
+            let experiencePoints,
+            let level,
+            let nextLevelExperiencePoints,
+            let levelImageURL,
+            let levelColorCode,
+            let levelBorderColorCode,
+            let levelGaugeColorCodes,
+            let userLevelGiftPanelText,
+            let unlocks
+        else { throw FastMiss() }
         self.init(
-            userID: try object.string("u"),
-            addedExperiencePoints: try object.int("add_ex_point"),
-            experiencePoints: try object.int("ex_point"),
-            level: try object.int("level"),
-            nextLevelExperiencePoints: try object.int("next_level_ex_point"),
-            levelImageURL: try object.string("level_image_url"),
-            levelColorCode: try object.string("level_color_code"),
-            levelBorderColorCode: try object.string("level_border_color_code"),
-            levelGaugeColorCodes: try object.forcedArray("level_gauge_color_codes", object.document.forceString),
-            userLevelGiftPanelText: try object.string("user_level_gift_panel_text"),
-            unlocks: try object.objects("unlocks") { (element) throws(FastMiss) in
-                try BCResponse.UserLevelUp.Unlock(tape: element)
-            })
+            userID: userID,
+            addedExperiencePoints: addedExperiencePoints,
+            experiencePoints: experiencePoints,
+            level: level,
+            nextLevelExperiencePoints: nextLevelExperiencePoints,
+            levelImageURL: levelImageURL,
+            levelColorCode: levelColorCode,
+            levelBorderColorCode: levelBorderColorCode,
+            levelGaugeColorCodes: levelGaugeColorCodes,
+            userLevelGiftPanelText: userLevelGiftPanelText,
+            unlocks: unlocks)
     }
 }
 
 extension BCResponse.UserLevelUp.Unlock {
     init(tape object: TapeObject) throws(FastMiss) {
+        var itemImageURL: String?
+        var itemName: String?
+        var level: Int?
+        var nextItemName: String?
+        var nextLevel: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 5:
+                if key.word(0) == 0x6c6576656c {  // level
+                    try TapeObject.mark(&seen, 1 << 2)
+                    level = try object.int(at: value)
+                }
+            case 9:
+                if key.word(0) == 0x6d616e5f6d657469 && key.word(8) == 0x65 {  // item_name
+                    try TapeObject.mark(&seen, 1 << 1)
+                    itemName = try object.string(at: value)
+                }
+            case 10:
+                if key.word(0) == 0x76656c5f7478656e && key.word(8) == 0x6c65 {  // next_level
+                    try TapeObject.mark(&seen, 1 << 4)
+                    nextLevel = try object.int(at: value)
+                }
+            case 14:
+                if key.word(0) == 0x616d695f6d657469 && key.word(8) == 0x6c72755f6567 {  // item_image_url
+                    try TapeObject.mark(&seen, 1 << 0)
+                    itemImageURL = try object.string(at: value)
+                } else if key.word(0) == 0x6574695f7478656e && key.word(8) == 0x656d616e5f6d {  // next_item_name
+                    try TapeObject.mark(&seen, 1 << 3)
+                    nextItemName = try object.string(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["item_image_url", "item_name", "level", "next_item_name", "next_level"])
+        }
+        guard let itemImageURL, let itemName, let level, let nextItemName, let nextLevel else { throw FastMiss() }
         self.init(
-            itemImageURL: try object.string("item_image_url"),
-            itemName: try object.string("item_name"),
-            level: try object.int("level"),
-            nextItemName: try object.string("next_item_name"),
-            nextLevel: try object.int("next_level"))
+            itemImageURL: itemImageURL,
+            itemName: itemName,
+            level: level,
+            nextItemName: nextItemName,
+            nextLevel: nextLevel)
     }
 }

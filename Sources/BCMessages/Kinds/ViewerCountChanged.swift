@@ -49,8 +49,33 @@ extension BCResponse {
 
 extension BCResponse.ViewerCountChanged {
     init(tape object: TapeObject) throws(FastMiss) {
+        var onlineViewerCount: Int?
+        var totalViewerCount: Int?
+        var seen: UInt64 = 0
+        var members = object.members
+        while let (key, value) = try members.next() {
+            switch key.count {
+            case 16:
+                if key.word(0) == 0x69765f6c61746f74 && key.word(8) == 0x6d756e5f72657765 {  // total_viewer_num
+                    try TapeObject.mark(&seen, 1 << 1)
+                    totalViewerCount = try object.int(at: value)
+                }
+            case 17:
+                if key.word(0) == 0x765f656e696c6e6f  // online_viewer_num
+                    && key.word(8) == 0x756e5f7265776569
+                    && key.word(16) == 0x6d {
+                    try TapeObject.mark(&seen, 1 << 0)
+                    onlineViewerCount = try object.int(at: value)
+                }
+            default: break
+            }
+        }
+        if object.document.lookedUp != nil {
+            object.noteKeys(["online_viewer_num", "total_viewer_num"])
+        }
+        guard let onlineViewerCount, let totalViewerCount else { throw FastMiss() }
         self.init(
-            onlineViewerCount: try object.int("online_viewer_num"),
-            totalViewerCount: try object.int("total_viewer_num"))
+            onlineViewerCount: onlineViewerCount,
+            totalViewerCount: totalViewerCount)
     }
 }
