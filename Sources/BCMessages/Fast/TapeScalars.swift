@@ -216,10 +216,46 @@ extension TapeDocument {
             if let double = double(at: index), double.rounded() == double { return Int(exactly: double) }
             return nil
         case .string:
+            if let raw = plainString(at: index) { return Self.intText(raw) }
             return string(at: index).flatMap { Int($0) }
         default:
             return nil
         }
+    }
+
+    @inline(__always)
+    static func bytesEqual(_ raw: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        text.withUTF8Buffer { $0.elementsEqual(raw) }
+    }
+
+    /// The bytes of a string with no escapes, control characters or bytes beyond ASCII: exactly its UTF-8, so
+    /// rules over a String's text can read them in place, without making the String.
+    @inline(__always)
+    func plainString(at index: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let entry = entries[Int(index)]
+        guard entry.flags & (TapeEntry.escaped | TapeEntry.control | TapeEntry.nonASCII) == 0 else { return nil }
+        work += Int(entry.b - entry.a)
+        return UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)])
+    }
+
+    /// `Int(text)` over ASCII bytes: an optional `+` or `-`, then one or more digits, in range.
+    static func intText(_ raw: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        let negative = raw.first == UInt8(ascii: "-")
+        if negative || raw.first == UInt8(ascii: "+") { index = 1 }
+        guard index < raw.count else { return nil }
+        var value = 0
+        while index < raw.count {
+            let digit = raw[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative ? times10.subtractingReportingOverflow(Int(digit))
+                : times10.addingReportingOverflow(Int(digit))
+            if overflow1 || overflow2 { return nil }
+            value = next
+            index += 1
+        }
+        return value
     }
 
     /// `Double(forcing:)`: a number, or a string holding a finite one.
@@ -228,6 +264,10 @@ extension TapeDocument {
         case .number:
             return double(at: index)
         case .string:
+            // Digits only, fifteen at most: the integer is the Double exactly (`-0` is -0.0, as Double("-0")).
+            if let raw = plainString(at: index), raw.count <= 15, let int = Self.intText(raw) {
+                return int == 0 && raw.first == UInt8(ascii: "-") ? -0.0 : Double(int)
+            }
             guard let double = string(at: index).flatMap({ Double($0) }), double.isFinite else { return nil }
             return double
         default:
@@ -247,6 +287,14 @@ extension TapeDocument {
             default: return nil
             }
         case .string:
+            if let raw = plainString(at: index) {
+                switch raw.count {
+                case 1: return raw[0] == UInt8(ascii: "1") ? true : raw[0] == UInt8(ascii: "0") ? false : nil
+                case 4: return Self.bytesEqual(raw, "true") ? true : nil
+                case 5: return Self.bytesEqual(raw, "false") ? false : nil
+                default: return nil
+                }
+            }
             switch string(at: index) {
             case "0", "false": return false
             case "1", "true": return true
