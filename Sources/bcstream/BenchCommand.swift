@@ -168,8 +168,9 @@ struct BenchCommand: AsyncParsableCommand {
                       allocations?[index].map { $0.formatted(digits: 1) } ?? "n/a",
                       (1e9 / result.messagesPerSecond).formatted(digits: 0)))
         }
-        let speedup = (rates["BCStream fast path"] ?? 0) / (rates["JSONDecoder (baseline)"] ?? 1)
-        print("speedup vs JSONDecoder: \(speedup.formatted(digits: 1))x")
+        if let fast = rates["BCStream fast path"], let baseline = rates["JSONDecoder (baseline)"] {
+            print("speedup vs JSONDecoder: \((fast / baseline).formatted(digits: 1))x")
+        }
     }
 
     /// The decoders timed, by name, in the order they take turns (each returns the kind it read, or -1).

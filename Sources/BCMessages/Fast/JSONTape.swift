@@ -87,9 +87,11 @@ struct TapeScanner {
 
     static let maximumDepth = 512
 
-    /// Nil for an empty text, which is never a JSON document.
+    /// Nil for an empty text, which is never a JSON document, and for one of 2 GiB or more.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        // Offsets are Int32 on the tape: a text of 2 GiB or more is refused here, so none is ever truncated.
+        guard bytes.count < Int(Int32.max) else { return nil }
         self.base = base
         count = bytes.count
         // Messages average one value per ~12 bytes; this avoids regrowth for typical messages.
@@ -112,6 +114,8 @@ struct TapeScanner {
 
     @inline(__always)
     private mutating func skipWhitespace() throws(TapeScanError) -> UInt8 {
+        // Messages on the wire are compact: the next byte is almost always the token itself.
+        if index < count, base[index] > 0x20 { return base[index] }
         while index < count {
             let byte = base[index]
             if !Self.isWhitespace(byte) { return byte }
@@ -168,51 +172,53 @@ struct TapeScanner {
     /// Finds the closing quote, skipping escapes (`\` and the byte after it; `\u` and four bytes that must not
     /// be a quote). Escapes, control characters and UTF-8 are validated when the string is read.
     private mutating func scanString() throws(TapeScanError) {
-        index += 1  // the opening quote
+        // The position lives in a local while scanning (a stored property would be written back at every step).
+        let base = self.base
+        let count = self.count
+        var index = self.index &+ 1  // after the opening quote
         let start = index
         var flags: UInt8 = 0
         var seen: UInt64 = 0  // every byte or-ed together: its high bits say whether any byte was above 0x7F
         while true {
             // Eight bytes at a time while none of them is a quote, a backslash or a control character; at a word
             // that holds one, straight to it (the lowest flagged byte is always a true one).
-            while count - index >= 8 {
+            while count &- index >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 let special = Self.specialBytes(word)
                 if special != 0 {
-                    let before = special.trailingZeroBitCount / 8
-                    if before > 0 {
-                        seen |= word & ((1 &<< UInt64(before * 8)) &- 1)
-                        index += before
-                    }
+                    let before = special.trailingZeroBitCount &>> 3
+                    seen |= word & ((1 &<< UInt64(before &<< 3)) &- 1)
+                    index &+= before
                     break
                 }
                 seen |= word
-                index += 8
+                index &+= 8
             }
             guard index < count else { throw TapeScanError() }
             let byte = base[index]
             if byte == UInt8(ascii: "\"") { break }
             if byte == UInt8(ascii: "\\") {
                 flags |= TapeEntry.escaped
-                guard count - index >= 2 else { throw TapeScanError() }
-                let escape = base[index + 1]
-                index += 2
+                guard count &- index >= 2 else { throw TapeScanError() }
+                let escape = base[index &+ 1]
+                index &+= 2
                 if escape == UInt8(ascii: "u") {
-                    guard count - index >= 4 else { throw TapeScanError() }
+                    guard count &- index >= 4 else { throw TapeScanError() }
                     // Like Foundation: the four bytes are checked only for a quote now, as hex when read.
                     let four = UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self) ^ 0x2222_2222
                     guard (four &- 0x0101_0101) & ~four & 0x8080_8080 == 0 else { throw TapeScanError() }
-                    index += 4
+                    index &+= 4
                 }
                 continue
             }
             if byte < 0x20 { flags |= TapeEntry.control }
             seen |= UInt64(byte)
-            index += 1
+            index &+= 1
         }
         if seen & 0x8080_8080_8080_8080 != 0 { flags |= TapeEntry.nonASCII }
-        entries.append(TapeEntry(kind: .string, flags: flags, a: Int32(start), b: Int32(index), c: 0))
-        index += 1  // the closing quote
+        entries.append(TapeEntry(kind: .string, flags: flags, a: Int32(truncatingIfNeeded: start),
+                                 b: Int32(truncatingIfNeeded: index), c: 0))
+        self.index = index &+ 1  // after the closing quote
     }
 
     /// The high bit of each byte of `word` (byte 0 lowest) that is `"`, `\` or below 0x20, by the classic SWAR

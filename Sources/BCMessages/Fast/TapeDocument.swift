@@ -53,7 +53,12 @@ final class TapeDocument {
     init(bytes: UnsafeBufferPointer<UInt8>, entries: TapeBuffer) {
         self.bytes = bytes
         self.entries = entries
-        // At most one member per two entries: reserving once avoids regrowing while decoding.
+        // Nothing is reserved here: direct extraction (every valid message of a known kind) never builds a
+        // member table, and two reservations were two mallocs and two frees per message.
+    }
+
+    /// Reserves room for member tables, on the first one built (at most one member per two entries).
+    private func reserveTables() {
         members.reserveCapacity(entries.count / 2 + 1)
         tables.reserveCapacity(8)
     }
@@ -127,6 +132,7 @@ final class TapeDocument {
     func memberTable(of object: Int32) -> MemberTable {
         let cached = entries[Int(object)].c
         if cached > 0 { return tables[Int(cached) - 1] }
+        if tables.isEmpty { reserveTables() }
         let count = Int(entries[Int(object)].b)
         let start = members.count
         var hasSlowKeys = false
