@@ -81,8 +81,6 @@ struct TapeScanError: Error {}
 struct TapeScanner {
     private let base: UnsafePointer<UInt8>
     private let count: Int
-    private var index = 0
-    private var depth = 0
     private(set) var entries: TapeBuffer
 
     static let maximumDepth = 512
@@ -99,11 +97,106 @@ struct TapeScanner {
     }
 
     /// Scans the whole text; on success `entries[0]` is the top-level value.
+    ///
+    /// One loop with every bit of state in locals, not a recursive descent: the position, the tape and the open
+    /// containers stay in registers. The open containers form a stack threaded through the tape itself: while a
+    /// container is open, its entry's `a` holds the tape index of the container around it (-1 for none), and
+    /// its `b` counts its values; closing it sets `a` to the index after its last value, as readers expect.
     mutating func scan() throws(TapeScanError) {
-        try scanValue()
-        while index < count {
-            guard Self.isWhitespace(base[index]) else { throw TapeScanError() }
-            index += 1
+        var entries = self.entries
+        defer { self.entries = entries }  // on error too: the caller frees the buffer
+        let base = self.base
+        let count = self.count
+        var index = 0
+        var depth = 0
+        var open: Int32 = -1  // the innermost open container's entry, -1 at the top level
+
+        /// The next byte that is not whitespace, at `index`; throws at the end of the text.
+        @inline(__always)
+        func skipWhitespace(_ index: inout Int) throws(TapeScanError) -> UInt8 {
+            // Messages on the wire are compact: the next byte is almost always the token itself.
+            if index < count, base[index] > 0x20 { return base[index] }
+            while index < count {
+                let byte = base[index]
+                if !Self.isWhitespace(byte) { return byte }
+                index &+= 1
+            }
+            throw TapeScanError()
+        }
+
+        var expectingKey = false
+        while true {
+            // A value (or, in an object, a key then its value) starts here.
+            if expectingKey {
+                guard try skipWhitespace(&index) == UInt8(ascii: "\"") else { throw TapeScanError() }
+                try Self.scanString(base, count, &index, &entries)
+                guard try skipWhitespace(&index) == UInt8(ascii: ":") else { throw TapeScanError() }
+                index &+= 1
+                expectingKey = false
+            }
+            var closesNow = false
+            switch try skipWhitespace(&index) {
+            case UInt8(ascii: "\""):
+                try Self.scanString(base, count, &index, &entries)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                Self.scanNumber(base, count, &index, &entries)
+            case let opener where opener == UInt8(ascii: "{") || opener == UInt8(ascii: "["):
+                guard depth < Self.maximumDepth else { throw TapeScanError() }
+                depth &+= 1
+                index &+= 1
+                let isObject = opener == UInt8(ascii: "{")
+                let entry = Int32(truncatingIfNeeded: entries.count)
+                entries.append(TapeEntry(kind: isObject ? .object : .array, flags: 0, a: open, b: 0, c: 0))
+                open = entry
+                if try skipWhitespace(&index) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index &+= 1
+                    closesNow = true
+                } else {
+                    expectingKey = isObject
+                    continue
+                }
+            case UInt8(ascii: "t"): try Self.scanLiteral("true", .true, base, count, &index, &entries)
+            case UInt8(ascii: "f"): try Self.scanLiteral("false", .false, base, count, &index, &entries)
+            case UInt8(ascii: "n"): try Self.scanLiteral("null", .null, base, count, &index, &entries)
+            default: throw TapeScanError()
+            }
+            // After a value: close every container that ends here, then go on with the next value, if any.
+            while true {
+                if closesNow {
+                    // The container `open` ends: its `a` (the parent) becomes the index after its last value.
+                    let parent = entries[Int(open)].a
+                    entries[Int(open)].a = Int32(truncatingIfNeeded: entries.count)
+                    open = parent
+                    depth &-= 1
+                    closesNow = false
+                }
+                if open < 0 {
+                    // The top-level value is complete: only whitespace may follow it.
+                    while index < count {
+                        guard Self.isWhitespace(base[index]) else { throw TapeScanError() }
+                        index &+= 1
+                    }
+                    return
+                }
+                entries[Int(open)].b &+= 1
+                let isObject = entries[Int(open)].kind == .object
+                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let next = try skipWhitespace(&index)
+                index &+= 1
+                if next == closer {
+                    closesNow = true
+                    continue
+                }
+                guard next == UInt8(ascii: ",") else { throw TapeScanError() }
+                // Foundation accepts a trailing comma.
+                if try skipWhitespace(&index) == closer {
+                    index &+= 1
+                    closesNow = true
+                    continue
+                }
+                expectingKey = isObject
+                break
+            }
         }
     }
 
@@ -113,69 +206,50 @@ struct TapeScanner {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() throws(TapeScanError) -> UInt8 {
-        // Messages on the wire are compact: the next byte is almost always the token itself.
-        if index < count, base[index] > 0x20 { return base[index] }
-        while index < count {
-            let byte = base[index]
-            if !Self.isWhitespace(byte) { return byte }
-            index += 1
-        }
-        throw TapeScanError()
-    }
-
-    private mutating func scanValue() throws(TapeScanError) {
-        let byte = try skipWhitespace()
-        switch byte {
-        case UInt8(ascii: "\""): try scanString()
-        case UInt8(ascii: "{"): try scanObject()
-        case UInt8(ascii: "["): try scanArray()
-        case UInt8(ascii: "t"): try scanLiteral("true", .true)
-        case UInt8(ascii: "f"): try scanLiteral("false", .false)
-        case UInt8(ascii: "n"): try scanLiteral("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): scanNumber()
-        default: throw TapeScanError()
-        }
-    }
-
-    private mutating func scanLiteral(_ literal: StaticString, _ kind: TapeEntry.Kind) throws(TapeScanError) {
+    private static func scanLiteral(
+        _ literal: StaticString, _ kind: TapeEntry.Kind, _ base: UnsafePointer<UInt8>, _ count: Int,
+        _ index: inout Int, _ entries: inout TapeBuffer
+    ) throws(TapeScanError) {
         let length = literal.utf8CodeUnitCount
-        guard count - index >= length else { throw TapeScanError() }
+        guard count &- index >= length else { throw TapeScanError() }
         let expected = literal.utf8Start
-        for offset in 0..<length where base[index + offset] != expected[offset] { throw TapeScanError() }
-        index += length
+        for offset in 0..<length where base[index &+ offset] != expected[offset] { throw TapeScanError() }
+        index &+= length
         entries.append(TapeEntry(kind: kind, flags: 0, a: 0, b: 0, c: 0))
     }
 
     /// A number token is every following byte that can be part of a number (`0-9 . + - e E`), as Foundation
     /// scans it; whether it is a valid JSON number is decided when it is read.
-    private mutating func scanNumber() {
+    @inline(__always)
+    private static func scanNumber(
+        _ base: UnsafePointer<UInt8>, _ count: Int, _ index: inout Int, _ entries: inout TapeBuffer
+    ) {
         let start = index
         var integerLiteral = true
-        index += 1
+        index &+= 1
         while index < count {
             let byte = base[index]
             if byte &- UInt8(ascii: "0") < 10 {
-                index += 1
+                index &+= 1
             } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
                         || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
                 integerLiteral = false
-                index += 1
+                index &+= 1
             } else {
                 break
             }
         }
         entries.append(TapeEntry(kind: .number, flags: integerLiteral ? TapeEntry.integerLiteral : 0,
-                                 a: Int32(start), b: Int32(index), c: 0))
+                                 a: Int32(truncatingIfNeeded: start), b: Int32(truncatingIfNeeded: index), c: 0))
     }
 
     /// Finds the closing quote, skipping escapes (`\` and the byte after it; `\u` and four bytes that must not
     /// be a quote). Escapes, control characters and UTF-8 are validated when the string is read.
-    private mutating func scanString() throws(TapeScanError) {
-        // The position lives in a local while scanning (a stored property would be written back at every step).
-        let base = self.base
-        let count = self.count
-        var index = self.index &+ 1  // after the opening quote
+    @inline(__always)
+    private static func scanString(
+        _ base: UnsafePointer<UInt8>, _ count: Int, _ position: inout Int, _ entries: inout TapeBuffer
+    ) throws(TapeScanError) {
+        var index = position &+ 1  // after the opening quote
         let start = index
         var flags: UInt8 = 0
         var seen: UInt64 = 0  // every byte or-ed together: its high bits say whether any byte was above 0x7F
@@ -218,7 +292,7 @@ struct TapeScanner {
         if seen & 0x8080_8080_8080_8080 != 0 { flags |= TapeEntry.nonASCII }
         entries.append(TapeEntry(kind: .string, flags: flags, a: Int32(truncatingIfNeeded: start),
                                  b: Int32(truncatingIfNeeded: index), c: 0))
-        self.index = index &+ 1  // after the closing quote
+        position = index &+ 1  // after the closing quote
     }
 
     /// The high bit of each byte of `word` (byte 0 lowest) that is `"`, `\` or below 0x20, by the classic SWAR
@@ -233,67 +307,5 @@ struct TapeScanner {
         let hasBackslash = (backslash &- ones) & ~backslash & highs
         let hasControl = (word &- ones &* 0x20) & ~word & highs
         return hasQuote | hasBackslash | hasControl
-    }
-
-    private mutating func scanArray() throws(TapeScanError) {
-        guard depth < Self.maximumDepth else { throw TapeScanError() }
-        depth += 1
-        index += 1  // [
-        let start = entries.count
-        entries.append(TapeEntry(kind: .array, flags: 0, a: 0, b: 0, c: 0))
-        var elements: Int32 = 0
-        if try skipWhitespace() == UInt8(ascii: "]") {
-            index += 1
-        } else {
-            while true {
-                try scanValue()
-                elements += 1
-                let next = try skipWhitespace()
-                index += 1
-                if next == UInt8(ascii: "]") { break }
-                guard next == UInt8(ascii: ",") else { throw TapeScanError() }
-                // Foundation accepts a trailing comma.
-                if try skipWhitespace() == UInt8(ascii: "]") {
-                    index += 1
-                    break
-                }
-            }
-        }
-        depth -= 1
-        entries[start].a = Int32(entries.count)
-        entries[start].b = elements
-    }
-
-    private mutating func scanObject() throws(TapeScanError) {
-        guard depth < Self.maximumDepth else { throw TapeScanError() }
-        depth += 1
-        index += 1  // {
-        let start = entries.count
-        entries.append(TapeEntry(kind: .object, flags: 0, a: 0, b: 0, c: 0))
-        var members: Int32 = 0
-        if try skipWhitespace() == UInt8(ascii: "}") {
-            index += 1
-        } else {
-            while true {
-                guard try skipWhitespace() == UInt8(ascii: "\"") else { throw TapeScanError() }
-                try scanString()
-                guard try skipWhitespace() == UInt8(ascii: ":") else { throw TapeScanError() }
-                index += 1
-                try scanValue()
-                members += 1
-                let next = try skipWhitespace()
-                index += 1
-                if next == UInt8(ascii: "}") { break }
-                guard next == UInt8(ascii: ",") else { throw TapeScanError() }
-                // Foundation accepts a trailing comma.
-                if try skipWhitespace() == UInt8(ascii: "}") {
-                    index += 1
-                    break
-                }
-            }
-        }
-        depth -= 1
-        entries[start].a = Int32(entries.count)
-        entries[start].b = members
     }
 }
