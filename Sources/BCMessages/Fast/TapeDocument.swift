@@ -419,68 +419,88 @@ final class TapeDocument {
     /// Writes at most `raw.count` bytes to `output` (every escape is longer than what it stands for: two bytes
     /// for one, six for at most three, twelve for four), and returns how many.
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard let base = raw.baseAddress else { return 0 }
         var index = 0
         var written = 0
         let count = raw.count
         while index < count {
-            let byte = raw[index]
+            let byte = base[index]
             if byte != UInt8(ascii: "\\") {
                 if byte < 0x20 { return nil }
                 output[written] = byte
-                written += 1
-                index += 1
+                written &+= 1
+                index &+= 1
                 continue
             }
-            guard index + 1 < count else { return nil }
-            let escape = raw[index + 1]
-            index += 2
+            guard index &+ 1 < count else { return nil }
+            let escape = base[index &+ 1]
+            index &+= 2
             let simple: UInt8
             switch escape {
+            case UInt8(ascii: "u"):
+                guard let unit = hexUnit(raw, at: index) else { return nil }
+                index &+= 4
+                var scalar = UInt32(unit)
+                if UTF16.isLeadSurrogate(unit) {
+                    guard index &+ 6 <= count, base[index] == UInt8(ascii: "\\"), base[index &+ 1] == UInt8(ascii: "u"),
+                          let trail = hexUnit(raw, at: index &+ 2), UTF16.isTrailSurrogate(trail)
+                    else { return nil }
+                    index &+= 6
+                    scalar = 0x10000 &+ ((UInt32(unit) &- 0xD800) &<< 10) &+ (UInt32(trail) &- 0xDC00)
+                } else if UTF16.isTrailSurrogate(unit) {
+                    return nil  // a lone trail surrogate is no scalar
+                }
+                // UTF-8 by hand: the scalar is valid here (surrogates paired above, at most U+10FFFF).
+                let out = output + written
+                if scalar < 0x80 {
+                    out[0] = UInt8(truncatingIfNeeded: scalar)
+                    written &+= 1
+                } else if scalar < 0x800 {
+                    out[0] = 0xC0 | UInt8(truncatingIfNeeded: scalar &>> 6)
+                    out[1] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
+                    written &+= 2
+                } else if scalar < 0x10000 {
+                    out[0] = 0xE0 | UInt8(truncatingIfNeeded: scalar &>> 12)
+                    out[1] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 6) & 0x3F)
+                    out[2] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
+                    written &+= 3
+                } else {
+                    out[0] = 0xF0 | UInt8(truncatingIfNeeded: scalar &>> 18)
+                    out[1] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 12) & 0x3F)
+                    out[2] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 6) & 0x3F)
+                    out[3] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
+                    written &+= 4
+                }
+                continue
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = escape
             case UInt8(ascii: "b"): simple = 0x08
             case UInt8(ascii: "f"): simple = 0x0C
             case UInt8(ascii: "n"): simple = 0x0A
             case UInt8(ascii: "r"): simple = 0x0D
             case UInt8(ascii: "t"): simple = 0x09
-            case UInt8(ascii: "u"):
-                guard let unit = hexUnit(raw, at: index) else { return nil }
-                index += 4
-                var scalarValue = UInt32(unit)
-                if UTF16.isLeadSurrogate(unit) {
-                    guard index + 6 <= count, raw[index] == UInt8(ascii: "\\"), raw[index + 1] == UInt8(ascii: "u"),
-                          let trail = hexUnit(raw, at: index + 2), UTF16.isTrailSurrogate(trail)
-                    else { return nil }
-                    index += 6
-                    scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(trail) - 0xDC00)
-                }
-                guard let scalar = Unicode.Scalar(scalarValue) else { return nil }
-                UTF8.encode(scalar) { unit in
-                    output[written] = unit
-                    written += 1
-                }
-                continue
             default:
                 return nil
             }
             output[written] = simple
-            written += 1
+            written &+= 1
         }
         return written
     }
 
+    /// Four hex digits at `index` as a UTF-16 unit, nil when any is not a hex digit.
+    @inline(__always)
     private static func hexUnit(_ raw: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
-        guard index + 4 <= raw.count else { return nil }
+        guard index &+ 4 <= raw.count, let base = raw.baseAddress else { return nil }
         var value: UInt16 = 0
         for offset in 0..<4 {
-            let byte = raw[index + offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
+            let byte = base[index &+ offset]
+            var digit = byte &- UInt8(ascii: "0")
+            if digit >= 10 {
+                digit = (byte | 0x20) &- UInt8(ascii: "a")  // a-f and A-F alike
+                guard digit < 6 else { return nil }
+                digit &+= 10
             }
-            value = value << 4 | UInt16(digit)
+            value = value &<< 4 | UInt16(digit)
         }
         return value
     }
