@@ -88,7 +88,6 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
         .testTarget(
@@ -112,7 +111,12 @@ let package = Package(
         .testTarget(name: "BCAuditTests", dependencies: ["BCAudit", "BCMessages"]),
         .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]),
         // Runs the built command as a user would.
-        .testTarget(name: "bcstreamTests", dependencies: ["bcstream", "BCAudit", "BCMessages", "TestSupport"]),
+        // The malloc interposer is built beside bcstream for bench's counting run, which preloads it; bcstream
+        // itself does not link it (it would replace malloc for every command). See AllocationCounter.swift.
+        .testTarget(name: "bcstreamTests", dependencies: [
+            "bcstream", "BCAudit", "BCMessages", "TestSupport",
+            .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,6 +32,7 @@ cd "$root"
 if [[ -z ${BCSTREAM_BIN:-} ]]; then
     echo "building bcstream (release) ..." >&2
     swift build -c release --product bcstream --scratch-path .build-release >&2
+    swift build -c release --product MallocInterposerSwift --scratch-path .build-release >&2  # allocs/msg
     BCSTREAM_BIN=.build-release/release/bcstream
 fi
 echo "building bcstream-codegen (the catalogue as a JSON Schema, from which the msgspec Structs are made) ..." >&2

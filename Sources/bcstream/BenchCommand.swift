@@ -2,7 +2,6 @@ import ArgumentParser
 import BCMessages
 import BCReplay
 import Foundation
-import MallocInterposerSwift
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,15 +17,17 @@ struct BenchCommand: AsyncParsableCommand {
             message, and last the line `speedup vs JSONDecoder: N.Nx`.
 
             Build in release and pin to one core for figures worth comparing:
-              swift build -c release
+              swift build -c release && swift build -c release --product MallocInterposerSwift
               taskset -c 0 .build/release/bcstream bench
               taskset -c 0 .build/release/bcstream bench --corpus captured-style
               taskset -c 0 .build/release/bcstream bench --corpus session.ndjson --seconds 5
 
             Time is this thread's CPU time, the decoders taking turns, so that other load on the machine \
-            weighs on all of them alike. Allocations are counted by a malloc interposer linked into bcstream, in \
-            a second run of bench with the library preloaded (LD_PRELOAD), after the timing: the interposer slows \
-            every malloc, so it never runs while decoders are timed. Without the library, allocations print n/a.
+            weighs on all of them alike. Allocations are counted by a malloc interposer \
+            (ordo-one/malloc-interposer), in a second run of bench that preloads it (LD_PRELOAD) after the \
+            timing: it slows every malloc, so bcstream never links it and it never runs while decoders are \
+            timed. Build it beside bcstream with `swift build -c release --product MallocInterposerSwift`; \
+            without it, allocations print n/a.
 
             --end-to-end measures the whole path instead: a replay server and a listener in this process, over \
             loopback, the server sending the fixtures round and round as fast as the listener decodes them \
@@ -319,52 +320,6 @@ final class GodClassMessage {
         coins = int("coins")
         rankings = object["rankings"] as? [[String: Any]]
         raw = object
-    }
-}
-
-/// Allocation counts from the malloc interposer, when it is loaded.
-enum AllocationCounter {
-    /// What the child run prints before its figures.
-    static let linePrefix = "allocations per message: "
-
-    /// Runs this bench again with the interposer preloaded and `--count-allocations`, and reads the figure of
-    /// each decoder it prints; nil when the library is not beside the executable or the run fails. Timing
-    /// happens here, never under the interposer, which slows every malloc (by a third of a decode).
-    static func perMessageInChildRun(decoders: Int) -> [Double?]? {
-        #if os(Linux)
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let library = executable.deletingLastPathComponent().appendingPathComponent("libMallocInterposerSwift.so").path
-        guard FileManager.default.fileExists(atPath: library) else { return nil }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = Array(CommandLine.arguments.dropFirst()) + ["--count-allocations"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["LD_PRELOAD"] = [library, environment["LD_PRELOAD"]].compactMap { $0 }.joined(separator: ":")
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").last(where: { $0.hasPrefix(linePrefix) })
-        else { return nil }
-        let figures = line.dropFirst(linePrefix.count).split(separator: " ").map { Double($0) }
-        return figures.count == decoders ? figures : nil
-        #else
-        return nil
-        #endif
-    }
-
-    /// The number of allocations `body` makes, or nil when the interposer is not counting.
-    static func count(_ body: () -> Void) -> Int? {
-        MallocInterposerSwift.initialize()
-        MallocInterposerSwift.hook()
-        body()
-        MallocInterposerSwift.unhook()
-        let count = Int(MallocInterposerSwift.getStatistics().mallocCount)
-        return count > 0 ? count : nil
     }
 }
 

@@ -15,6 +15,29 @@ import Testing
         #expect(result.stderr.contains("3000 messages…"))
     }
 
+    /// Decoders are timed in a process without the malloc interposer (bcstream does not link it: it replaces
+    /// malloc for the whole process), and allocations are counted in a second run that preloads it.
+    @Test(.timeLimit(.minutes(1)))
+    func allocationsAreCountedInAPreloadedRunNotTheTimedOne() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiny-\(UUID().uuidString).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try String(repeating: #"{"t":23,"online_viewer_num":44,"total_viewer_num":120}"# + "\n", count: 20)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try BCStreamProcess.run(["bench", "--corpus", path, "--iterations", "2", "--only", "fast"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let row = result.stdout.split(separator: "\n").first { $0.hasPrefix("BCStream fast path") }
+        let columns = row?.split(separator: " ", omittingEmptySubsequences: true) ?? []
+        // name (3 words), messages/s, MB/s, allocs/msg, ns/msg
+        #expect(columns.count == 7, "\(result.stdout)")
+        if columns.count == 7 {
+            #expect(Double(columns[5]).map { $0 > 0 && $0 < 20 } == true, "allocations a message: \(columns[5])")
+        }
+        let libraries = try BCStreamProcess.run([BCStreamProcess.executable.path],
+                                                executable: URL(fileURLWithPath: "/usr/bin/ldd"))
+        #expect(libraries.status == 0 && libraries.stdout.contains("libc.so"), "\(libraries.stderr)")
+        #expect(!libraries.stdout.contains("libMallocInterposerSwift"), "bcstream links the interposer")
+    }
+
     /// `--save-corpus` writes the messages bench would decode, one a line, byte for byte: what
     /// Benchmarks/decode/run.sh hands to msgspec, so both decoders read the same bytes.
     @Test(arguments: ["fixtures", "captured-style"])
