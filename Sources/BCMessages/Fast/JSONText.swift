@@ -38,6 +38,9 @@ enum JSONText {
     static func withText<Result>(
         of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Result
     ) -> Result {
+        // The usual message, `{"…`: a first byte that is ASCII and not NUL, and a second that is not NUL, can be
+        // neither a byte order mark nor UTF-16 or UTF-32 (see `encoding(of:)`).
+        if let first = bytes.first, first != 0, first < 0x80, bytes.count < 2 || bytes[1] != 0 { return body(bytes) }
         let (encoding, byteOrderMark) = self.encoding(of: bytes)
         let text = UnsafeBufferPointer(rebasing: bytes[byteOrderMark...])
         if encoding == .utf8 { return body(text) }
