@@ -79,10 +79,51 @@ public struct RecordedFrame: Hashable, Sendable, Codable {
 
     private static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+    /// The time as `listen --record` writes it, `2026-11-22T02:30:11.123Z` exactly, read without the ISO 8601
+    /// parser (most of what loading a recording cost after the JSON); nil for any other shape, which the parser
+    /// then reads. Only dates the parser accepts the same way are taken: years 1970–9999, valid days, no leap
+    /// second.
+    static func recordedTime(_ stamp: String) -> Date? {
+        var stamp = stamp
+        return stamp.withUTF8 { bytes -> Date? in
+            guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                  bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                  bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z")
+            else { return nil }
+            func number(_ start: Int, _ length: Int) -> Int? {
+                var value = 0
+                for index in start..<start + length {
+                    let digit = bytes[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { return nil }
+                    value = value * 10 + Int(digit)
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+                  let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+                  let millisecond = number(20, 3),
+                  year >= 1970, (1...12).contains(month), hour < 24, minute < 60, second < 60
+            else { return nil }
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+            guard (1...daysInMonth).contains(day) else { return nil }
+            // Days since 1970-01-01 of a proleptic Gregorian date (the civil-from-days inverse).
+            let y = month <= 2 ? year - 1 : year
+            let era = y / 400
+            let yearOfEra = y - era * 400
+            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+            return Date(timeIntervalSince1970: Double(seconds) + Double(millisecond) / 1_000)
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let stamp = try container.decode(String.self, forKey: .time)
-        guard let time = (try? Self.timeFormat.parse(stamp)) ?? (try? Date.ISO8601FormatStyle().parse(stamp)) else {
+        guard let time = Self.recordedTime(stamp) ?? (try? Self.timeFormat.parse(stamp))
+                ?? (try? Date.ISO8601FormatStyle().parse(stamp)) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .time, in: container,
                 debugDescription: "Expected an ISO 8601 time like 2026-11-22T02:30:11.123Z, found \"\(stamp)\".")

@@ -39,6 +39,27 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 2)
     }
 
+    /// The recorded time is read without the ISO 8601 parser when it has the shape `listen --record` writes; the
+    /// date must be the parser's to the millisecond, and any stamp it does not take is left to the parser.
+    @Test(arguments: [
+        "2026-11-22T02:30:11.123Z", "1970-01-01T00:00:00.000Z", "2024-02-29T23:59:59.999Z", "2000-02-29T12:00:00.500Z",
+        "2100-03-01T00:00:00.001Z", "2026-12-31T23:59:59.000Z", "9999-12-31T23:59:59.999Z", "2023-11-14T22:13:20.125Z",
+        // Not taken by the fast path: the parser decides (or refuses).
+        "2025-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-11-22T24:00:00.000Z", "2026-11-22T02:30:60.000Z",
+        "1969-12-31T23:59:59.999Z", "2026-11-22T02:30:11Z", "2026-11-22T02:30:11.123+09:00", "2026-11-22 02:30:11.123Z",
+        "2026-11-22T02:30:11.12XZ",
+    ])
+    func recordedTimesReadAsTheParserReadsThem(stamp: String) throws {
+        let line = #"{"key":"k","text":"ACK","time":"\#(stamp)"}"#
+        let parser = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let reference = (try? parser.parse(stamp)) ?? (try? Date.ISO8601FormatStyle().parse(stamp))
+        let frame = try? JSONDecoder().decode(RecordedFrame.self, from: Data(line.utf8))
+        #expect((frame == nil) == (reference == nil), "read alike: \(stamp)")
+        if let frame, let reference {
+            #expect(abs(frame.time.timeIntervalSince(reference)) < 0.000_001, "\(frame.time) vs \(reference)")
+        }
+    }
+
     @Test func aBadTimeSaysWhatItExpected() {
         let line = #"{"time":"yesterday","key":"k","text":"ACK"}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(RecordedFrame.self, from: Data(line.utf8)) }

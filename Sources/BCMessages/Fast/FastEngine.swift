@@ -84,12 +84,12 @@ extension FastEngine {
     /// Decodes any `Decodable` from JSON with the fast engine's `Decoder` (for the scalar equivalence tests).
     /// A text that does not scan throws `TapeScanError`.
     static func decodeValue<T: Decodable>(_ type: T.Type, from json: Data) throws -> T {
-        try json.withUnsafeBytes { raw in
-            guard let document = TapeDocument.scan(raw.assumingMemoryBound(to: UInt8.self)) else {
-                throw TapeScanError()
-            }
-            return try document.decode(type, at: 0)
-        }
+        try json.withUnsafeBytes { raw in try decodeValue(type, from: raw.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    static func decodeValue<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
+        guard let document = TapeDocument.scan(bytes) else { throw TapeScanError() }
+        return try document.decode(type, at: 0)
     }
 
     /// The message read both ways the engine can: by direct extraction (nil when the kind has none or the

@@ -13,4 +13,9 @@ public struct TapeJSONDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from json: Data) throws -> T {
         try FastEngine.decodeValue(type, from: json)
     }
+
+    /// As `decode(_:from:)`, from bytes in place (a line of a larger text, say), without copying them.
+    public func decode<T: Decodable>(_ type: T.Type, from json: UnsafeRawBufferPointer) throws -> T {
+        try FastEngine.decodeValue(type, from: json.assumingMemoryBound(to: UInt8.self))
+    }
 }
