@@ -83,9 +83,14 @@ public actor ReplayServer {
         // The channels once per push, not per item: a push of a thousand items would otherwise walk every client
         // a thousand times.
         let keys = Set(clients.values.compactMap(\.key))
-        for item in items {
-            for key in keys { send(item, on: key) }
+        guard faults.dropAfter == nil, faults.stallAfter == nil, faults.fragments <= 1 else {
+            // Faults count single messages: one at a time.
+            for item in items {
+                for key in keys { send(item, on: key) }
+            }
+            return
         }
+        for key in keys { send(items, on: key) }
     }
 
     /// Returns once channel `key` has a subscriber that reads (at once if it has one), or the server stops. A
@@ -361,6 +366,48 @@ public actor ReplayServer {
             injectFaults(into: client)
         }
         log(.sent(item, key: key, subscribers: receivers.count))
+    }
+
+    /// Sends `items` to the subscribers of `key`, in order, the text frames of a run handed to each subscriber's
+    /// connection at once (`WebSocketServer.send(texts:to:)`), not one by one. Only without faults, which count
+    /// single messages.
+    private func send(_ items: [ReplayItem], on key: String) {
+        var receivers: [ClientID] = []
+        for (client, subscriber) in clients where subscriber.key == key && !subscriber.stalled {
+            receivers.append(client)
+        }
+        if receivers.count > 1 { receivers.sort() }
+        var texts: [[UInt8]] = []
+        texts.reserveCapacity(items.count)
+        func flush() {
+            guard !texts.isEmpty else { return }
+            for client in receivers {
+                let queued = server.send(texts: texts, to: client)
+                if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
+                    clients[client]?.fullSince = .now
+                }
+                clients[client]?.sent += texts.count
+            }
+            texts.removeAll(keepingCapacity: true)
+        }
+        for item in items {
+            if let binary = item.binaryFrame {
+                flush()
+                for client in receivers {
+                    let queued = server.send(binary, to: client)
+                    if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
+                        clients[client]?.fullSince = .now
+                    }
+                    clients[client]?.sent += 1
+                }
+            } else if let text = item.frameUTF8(for: key) {
+                texts.append(text)
+            } else {
+                continue
+            }
+            log(.sent(item, key: key, subscribers: receivers.count))
+        }
+        flush()
     }
 
     private func injectFaults(into client: ClientID) {
