@@ -886,10 +886,16 @@ final class ServiceCore: @unchecked Sendable {
                           input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard !session.finished, session.localClose == nil, session.isOpen else { return 0 }
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        let outcome = session.assembler.append(
-            chunk,
-            final: lws_is_final_fragment(wsi) != 0,
-            binary: lws_frame_is_binary(wsi) != 0)
+        let final = lws_is_final_fragment(wsi) != 0
+        let binary = lws_frame_is_binary(wsi) != 0
+        if final, !binary, session.assembler.isBetweenMessages, chunk.count <= session.assembler.limit,
+           let text = String(validating: chunk.assumingMemoryBound(to: UInt8.self), as: UTF8.self) {
+            // A whole text message in one chunk, as nearly every one is: straight from lws' buffer into the
+            // String, without the assembler's copy. (Not UTF-8: the assembler's path refuses it.)
+            deliver(session, .text(text), size: chunk.count, wsi: wsi)
+            return 0
+        }
+        let outcome = session.assembler.append(chunk, final: final, binary: binary)
         switch outcome {
         case .partial, .discarding:
             return 0
@@ -926,7 +932,15 @@ final class ServiceCore: @unchecked Sendable {
             // Counted before it is handed over: the consumer may release it before `deliver` returns.
             if let window = client.window {
                 let id = session.id
-                let pause = window.admit(bytes: size) { [weak self] in self?.submit(.resumeReading(id: id)) }
+                // One resume closure per session, not one per message.
+                let resume: @Sendable () -> Void
+                if let made = session.resumeReading {
+                    resume = made
+                } else {
+                    resume = { [weak self] in self?.submit(.resumeReading(id: id)) }
+                    session.resumeReading = resume
+                }
+                let pause = window.admit(bytes: size, resume: resume)
                 if pause, !session.readingPaused {
                     session.readingPaused = true
                     lws_rx_flow_control(wsi, 0)

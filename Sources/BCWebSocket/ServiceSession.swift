@@ -55,6 +55,8 @@ final class ServiceSession {
     /// Reading paused by the consumer's `ReceiveWindow` (not a fault): writes go on, and the WebSocket
     /// keepalive is held off, since the peer's pongs wait unread.
     var readingPaused = false
+    /// What the consumer's `ReceiveWindow` calls to resume reading (client), made once.
+    var resumeReading: (@Sendable () -> Void)?
     /// Set when this side decided the close; reported at CLOSED.
     var localClose: WebSocketCloseReason?
     /// The peer's close frame, if one came.
