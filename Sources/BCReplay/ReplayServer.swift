@@ -30,6 +30,8 @@ public actor ReplayServer {
     private let report: AsyncStream<ReplayActivity>.Continuation
     /// Entries `activity`'s reader missed since the last one it got; told as `.skipped` once there is room.
     private var skippedActivity = 0
+    /// Whether `activity` tells every item sent (`.sent`).
+    private let logsSends: Bool
 
     private struct Subscriber {
         var key: String?
@@ -56,10 +58,13 @@ public actor ReplayServer {
 
     /// Starts listening. With a `schedule` (a `ReplaySchedule`, or explicit steps like the demo's), each
     /// channel plays it from its first subscription; without one, only `push` sends.
-    /// With `tls`, it serves `wss://`.
+    /// With `tls`, it serves `wss://`. Without `logsSends`, `activity` leaves out `.sent`: a server pushing
+    /// messages as fast as a client reads (`bench --end-to-end`) would otherwise spend a good part of its time
+    /// on a log entry per message that nobody reads.
     public init(host: String = "127.0.0.1", port: Int = 0, schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?,
                 faults: ReplayFaults = ReplayFaults(), limits: ReplayLimits = ReplayLimits(),
-                tls: WebSocketServerConfiguration.TLS? = nil) async throws {
+                tls: WebSocketServerConfiguration.TLS? = nil, logsSends: Bool = true) async throws {
+        self.logsSends = logsSends
         server = try await WebSocketServer(configuration: WebSocketServerConfiguration(
             host: host, port: port, sendQueueHighWater: limits.sendQueueHighWater,
             sendQueueLowWater: limits.sendQueueHighWater / 4, maxQueuedBytes: limits.maxQueuedBytes, tls: tls))
@@ -365,7 +370,7 @@ public actor ReplayServer {
             clients[client]?.sent += 1
             injectFaults(into: client)
         }
-        log(.sent(item, key: key, subscribers: receivers.count))
+        if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
     }
 
     /// Sends `items` to the subscribers of `key`, in order, the text frames of a run handed to each subscriber's
@@ -405,7 +410,7 @@ public actor ReplayServer {
             } else {
                 continue
             }
-            log(.sent(item, key: key, subscribers: receivers.count))
+            if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
         }
         flush()
     }

@@ -57,8 +57,11 @@ struct ReplayEndToEndTests {
     }
 
     /// `push` hands a run of text frames to each subscriber at once; a binary frame between them keeps its place.
-    @Test func aPushArrivesInOrderWithItsBinaryFrameInPlace() async throws {
-        let server = try await ReplayServer(schedule: nil)
+    /// The log tells each item sent, unless told not to (`logsSends`, for the bench).
+    @Test(arguments: [true, false])
+    func aPushArrivesInOrderWithItsBinaryFrameInPlace(logsSends: Bool) async throws {
+        let server = try await ReplayServer(schedule: nil, logsSends: logsSends)
+        let activity = Inbox(server.activity)
         let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
         var configuration = WebSocketClientConfiguration()
         configuration.permessageDeflate = false
@@ -82,6 +85,10 @@ struct ReplayEndToEndTests {
         link.close(code: 1000, reason: "")
         await loop.shutdown()
         await server.stop()
+        let log = try await activity.all(within: .seconds(10), "the end of the log")
+        #expect(log.contains { if case .subscribed(_, "push:test") = $0 { true } else { false } })
+        let sends = log.filter { if case .sent = $0 { true } else { false } }
+        #expect(sends.count == (logsSends ? 301 : 0))
     }
 
     @Test func everyFixtureArrivesDecodedInOrderOnce() async throws {
