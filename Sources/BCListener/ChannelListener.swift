@@ -108,6 +108,8 @@ final class ListenerSession {
     private var connectionGeneration = 0
     private var timerGeneration = 0
     private var timer: Task<Void, Never>?
+    /// The machine's actions for one input, reused from one input to the next.
+    private var actions: [BCSessionStateMachine.Action] = []
     /// Events made and not handed out yet, in order, from `next`.
     private var pending: [ChannelListener.Delivery] = []
     private var next = 0
@@ -247,7 +249,10 @@ final class ListenerSession {
                 event = .connectFailed(BCTransportFailure(failure))
             }
         }
-        return perform(machine.handle(event, at: now), releasing: frameBytes)
+        machine.handle(event, at: now, into: &actions)
+        // Emptied once `perform` is done with it (nothing it calls touches `actions`), its storage kept.
+        defer { actions.removeAll(keepingCapacity: true) }
+        return perform(actions, releasing: frameBytes)
     }
 
     /// Performs the machine's actions in order; false once the session is over. `releasing`: the size of the
