@@ -33,6 +33,14 @@ public struct CanonicalJSONWriter: Sendable {
     /// The text written so far.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Empties the writer for the next text, keeping its storage: one writer can serve a stream of lines without
+    /// an allocation (and regrowth) per line.
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        failed = false
+        atFirstMember = true
+    }
+
     // MARK: - Structure
 
     /// Text written as it is (`{"t":`), for framing that is not sorted (an NDJSON line's own fields).
@@ -265,6 +273,15 @@ public struct CanonicalJSONWriter: Sendable {
     }
 
     private mutating func number(_ digits: String) {
+        var digits = digits
+        // Most numbers are integers written as `Int64` would print them: their bytes as they are, not parsed and
+        // printed again.
+        let copied = digits.withUTF8 { utf8 -> Bool in
+            guard Self.isPlainInteger(utf8) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied { return }
         if let int = Int64(digits) {
             self.int(Int(int))
         } else if let uint = UInt64(digits) {
@@ -274,6 +291,18 @@ public struct CanonicalJSONWriter: Sendable {
             // rules (`Decimal`, then `Double`), which `JSONValue.encode(to:)` chooses between.
             appendEncoded(JSONValue.number(digits))
         }
+    }
+
+    /// `-?(0|[1-9][0-9]{0,17})` but not `-0`: an integer that `Int64` holds and prints as these very bytes.
+    static func isPlainInteger(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        if index < utf8.count, utf8[index] == UInt8(ascii: "-") { index += 1 }
+        let digits = utf8.count - index
+        guard digits >= 1, digits <= 18 else { return false }
+        let first = utf8[index]
+        if first == UInt8(ascii: "0") { return digits == 1 && index == 0 }
+        for byte in utf8[index...] where byte < UInt8(ascii: "0") || byte > UInt8(ascii: "9") { return false }
+        return true
     }
 
     /// `value` as `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) encodes it; `failed` when it throws.

@@ -131,7 +131,22 @@ import Testing
     static let numbers = [
         "0", "-0", "12", "-12", "9223372036854775807", "9223372036854775808", "18446744073709551615",
         "18446744073709551616", "123456789012345678901234567890", "0.5", "1.50", "1e5", "1E+2", "-2.5e-3", "3.0e-7",
+        // Around the integers copied as they are: leading zeros and signs are parsed and printed again.
+        "007", "-007", "+5", "-1", "999999999999999999", "-999999999999999999", "1234567890123456789", "-00",
     ]
+
+    @Test func aResetWriterWritesTheNextTextFromScratch() throws {
+        var writer = CanonicalJSONWriter(capacity: 4)
+        writer.double(.nan)
+        #expect(writer.failed)
+        writer.reset()
+        #expect(!writer.failed && writer.bytes.isEmpty)
+        writer.bareMessage(t: 1)
+        writer.reset()
+        writer.key("t")  // no comma: the new text has no member before this one
+        writer.int(2)
+        #expect(writer.text == #""t":2"#)
+    }
 
     @Test(arguments: numbers)
     func unknownNumbersAreWrittenAsJSONValueEncodesThem(_ digits: String) throws {
