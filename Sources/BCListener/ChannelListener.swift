@@ -111,7 +111,8 @@ final class ListenerSession {
     /// The machine's actions for one input, reused from one input to the next.
     private var actions: [BCSessionStateMachine.Action] = []
     /// Events made and not handed out yet, in order, from `next`.
-    private var pending: [ChannelListener.Delivery] = []
+    /// Each taken (moved out, left nil) as it is handed out: an event is not copied and destroyed again.
+    private var pending: [ChannelListener.Delivery?] = []
     private var next = 0
     /// The session is over (finished, or the consumer went away): nothing more will be made.
     private(set) var isOver = false
@@ -154,8 +155,7 @@ final class ListenerSession {
 
     /// The next event made, giving its frame's room back to the flow control; nil when none waits.
     func takeEvent() -> BCListenerEvent? {
-        guard next < pending.count else { return nil }
-        let delivery = pending[next]
+        guard next < pending.count, let delivery = pending[next].take() else { return nil }
         next += 1
         if next == pending.count {
             pending.removeAll(keepingCapacity: true)
