@@ -255,6 +255,11 @@ final class ServiceCore: @unchecked Sendable {
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(permanentString(Self.protocolName))
         protocols[0].callback = bcServiceCallback
+        if case .server = role {
+            // lws 4.1.6 sends at most this much per send(2) (lws_issue_raw), buffering the rest for later poll rounds;
+            // by default its rx buffer size, 4 KiB. A server's burst of frames (`writeFrames`) goes in one send.
+            protocols[0].tx_packet_size = Self.coalescedWriteLimit + 64
+        }
         self.protocols = protocols
 
         let extensions = UnsafeMutablePointer<lws_extension>.allocate(capacity: 2)
