@@ -51,6 +51,12 @@ public struct ChannelListener: AsyncSequence, Sendable {
     /// read by different tasks decode on as many cores, and no task sits between the socket and the consumer.
     public struct Iterator: AsyncIteratorProtocol {
         let session: ListenerSession
+        /// The inputs being handled, and then the array the next batch is taken into.
+        private var batch: [Input] = []
+
+        init(session: ListenerSession) {
+            self.session = session
+        }
 
         public mutating func next() async -> BCListenerEvent? {
             await next(isolation: nil)
@@ -63,8 +69,9 @@ public struct ChannelListener: AsyncSequence, Sendable {
                 if Task.isCancelled { session.handle([]) }
                 if let event = session.takeEvent() { return event }
                 if session.isOver { return nil }
-                let batch = await session.inputs.next()
+                await session.inputs.next(into: &batch)
                 session.handle(batch)
+                batch.removeAll(keepingCapacity: true)  // the frames are the events' now: not held twice
             }
         }
 
