@@ -153,10 +153,15 @@ private final class SessionPrinter: Sendable {
         let shownKey = showKey ? key : nil
         // Formatting, the costly part, happens outside the lock.
         var line: MessageLine?
+        /// The line is in `scratch`, written out from there.
+        var lineInScratch = false
         switch event {
         case .message(let response, _, _, _) where format == .ndjson:
-            line = formatter.writeNDJSONLine(for: response, key: shownKey, into: &scratch)
-                ? .utf8(scratch.bytes) : .text(MessageFormatter.encodedLine(for: response, key: shownKey))
+            if formatter.writeNDJSONLine(for: response, key: shownKey, into: &scratch) {
+                lineInScratch = true
+            } else {
+                line = .text(MessageFormatter.encodedLine(for: response, key: shownKey))
+            }
         case .message(let response, let raw, _, _):
             line = .text(channelPrefix(shownKey) + formatter.line(for: response, raw: raw, key: shownKey))
         case .undecodable(let error?, let raw, _):
@@ -180,6 +185,7 @@ private final class SessionPrinter: Sendable {
                 // Shown already (from the backlog, or before a reconnect).
                 shared.duplicatesDropped += 1
                 line = nil
+                lineInScratch = false
             case .message(let response, _, _, _):
                 shared.outcome.tally.count(response)
             case .undecodable(.some, _, _):
@@ -229,6 +235,9 @@ private final class SessionPrinter: Sendable {
             if let line {
                 status.clear()  // the status line never shares a row with a message
                 output.append(line)
+            } else if lineInScratch {
+                status.clear()
+                scratch.withBytes { output.append(utf8: $0) }
             }
             if status.isDue {
                 // State and counts only; the per-kind tally is the final summary's.
