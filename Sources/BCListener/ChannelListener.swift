@@ -200,7 +200,7 @@ final class ListenerSession {
         inputs.finish()
     }
 
-    private func emit(_ event: BCListenerEvent, releasing bytes: Int? = nil) {
+    private func emit(_ event: consuming BCListenerEvent, releasing bytes: Int? = nil) {
         pending.append(ChannelListener.Delivery(event: event, releases: bytes))
     }
 
@@ -259,18 +259,27 @@ final class ListenerSession {
         machine.handle(event, at: now, into: &actions)
         // Emptied once `perform` is done with it (nothing it calls touches `actions`), its storage kept.
         defer { actions.removeAll(keepingCapacity: true) }
-        return perform(actions, releasing: frameBytes)
+        return perform(moving: &actions, releasing: frameBytes)
     }
 
     /// Performs the machine's actions in order; false once the session is over. `releasing`: the size of the
     /// frame the actions answer, whose room the last emitted event gives back (at once if none is emitted).
     private func perform(_ actions: [BCSessionStateMachine.Action], releasing frameBytes: Int? = nil) -> Bool {
+        var actions = actions
+        return perform(moving: &actions, releasing: frameBytes)
+    }
+
+    /// `perform`, taking each action out of `actions` (left with placeholders) rather than copying it: a message
+    /// goes to the pending list without a retain and a release of everything it holds.
+    private func perform(moving actions: inout [BCSessionStateMachine.Action], releasing frameBytes: Int? = nil) -> Bool {
         let lastEmit = frameBytes == nil ? nil : actions.lastIndex {
             if case .emit = $0 { true } else { false }
         }
         if let frameBytes, lastEmit == nil { window.release(bytes: frameBytes) }
-        for (index, action) in actions.enumerated() {
-            switch action {
+        for index in actions.indices {
+            var action = BCSessionStateMachine.Action.cancelTimer
+            swap(&action, &actions[index])
+            switch consume action {
             case .connect:
                 guard let url else { continue }
                 connectionGeneration += 1
