@@ -216,16 +216,19 @@ final class ListenerSession {
         case .readingPaused(let paused):
             event = .readingPaused(paused)
         case .socket(let generation, let socketEvent, let receivedAt):
-            // Every frame is recorded, even one from a connection the session has left.
+            // Every frame is recorded, even one from a connection the session has left (and the record is made
+            // only when there is a recorder: it copies the frame and the key).
             switch socketEvent {
             case .text(let text):
-                record(RecordedFrame(time: receivedAt, key: configuration.key, text: text))
+                if recorder != nil { record(RecordedFrame(time: receivedAt, key: configuration.key, text: text)) }
                 frameBytes = text.utf8.count
             case .binary(let bytes):
-                record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
+                if recorder != nil {
+                    record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
+                }
                 frameBytes = bytes.count
             case .refused(let refused):
-                record(RecordedFrame(refused, at: receivedAt, key: configuration.key))
+                if recorder != nil { record(RecordedFrame(refused, at: receivedAt, key: configuration.key)) }
             case .upgrading, .opened, .closed, .failed:
                 break
             }
