@@ -6,11 +6,14 @@
 #   Benchmarks/peers/run.sh [--messages N] [--small]
 #
 # BCSTREAM_BIN=path uses that bcstream instead of building one; PYTHON=path picks the Python (default python3).
+# BCSTREAM_BASELINE=path adds a "baseline ndjson" row measured with that binary, alternating with "bcstream
+# ndjson" --rounds times (default 1): an A/B of two builds in one run, on the same sender.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 messages=200000
+rounds=1
 python=${PYTHON:-python3}
 key=bench
 
@@ -21,6 +24,7 @@ while (($#)); do
     case $1 in
         --messages) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--messages wants a positive number"; messages=$2; shift 2 ;;
         --small) messages=5000; shift ;;
+        --rounds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--rounds wants a positive number"; rounds=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; fail "unknown argument: $1" ;;
     esac
@@ -127,7 +131,17 @@ measure() {
     fi
 }
 
-measure "bcstream ndjson" "$bcstream" listen "$url" --key "$key" --format ndjson
+if [[ -n ${BCSTREAM_BASELINE:-} ]]; then
+    [[ -x $BCSTREAM_BASELINE ]] || fail "BCSTREAM_BASELINE=$BCSTREAM_BASELINE is not an executable"
+    for ((round = 1; round <= rounds; round++)); do
+        suffix=""
+        ((rounds == 1)) || suffix=" $round"
+        measure "baseline ndjson$suffix" "$BCSTREAM_BASELINE" listen "$url" --key "$key" --format ndjson
+        measure "bcstream ndjson$suffix" "$bcstream" listen "$url" --key "$key" --format ndjson
+    done
+else
+    measure "bcstream ndjson" "$bcstream" listen "$url" --key "$key" --format ndjson
+fi
 measure "bcstream text" "$bcstream" listen "$url" --key "$key" --format text
 measure "python websockets+msgspec" "$python" "$here/py_receiver.py" "$url" "$key"
 measure "libwebsockets C (count only)" "$work/lws_count" "$port" "$key"
@@ -135,7 +149,7 @@ measure "libwebsockets C (count only)" "$work/lws_count" "$port" "$key"
 echo
 echo "peer benchmark: $messages messages (fixtures of Tests/Payloads, $fixtures files cycled) over loopback," \
     "one Python websockets sender, no compression"
-"$python" "$here/measure.py" table --results "$work/results.jsonl" --messages "$messages" --baseline "bcstream ndjson"
+"$python" "$here/measure.py" table --results "$work/results.jsonl" --messages "$messages" --baseline "bcstream ndjson${suffix:-}"
 echo
 echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
     "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"

@@ -68,6 +68,44 @@ public enum BCSVRLine: Hashable, Sendable {
         return utf8.split(separator: UInt8(ascii: "\n")).compactMap(line)
     }
 
+    /// Calls `body` with each line of `frame`, as `lines(in:)` gives them, until it returns false; without an
+    /// array for the usual frame of one line.
+    static func forEachLine(in frame: String, _ body: (Substring) -> Bool) {
+        let utf8 = frame.utf8
+        if utf8.firstIndex(ofByte: UInt8(ascii: "\n")) == nil {
+            if let line = line(utf8[...]) { _ = body(line) }
+            return
+        }
+        for piece in utf8.split(separator: UInt8(ascii: "\n")) {
+            if let line = line(piece), !body(line) { return }
+        }
+    }
+
+    /// The JSON of `line` when it is `MSG\t<key>\t{…` for exactly `key` (a message the app accepts), else nil:
+    /// what `BCSVRLine(line)` and `rejection(subscribedKey:)` would find, without making the key a String.
+    static func message(in line: Substring, ofKey key: String) -> String? {
+        var key = key
+        return key.withUTF8 { key -> String? in
+            let utf8 = line.utf8
+            let prefix = 4 + key.count + 1
+            guard utf8.count > prefix else { return nil }
+            // Anything unusual goes the long way, which says what is wrong: a key holding a TAB (the parser would
+            // cut it there), a `{` that a combining mark after it makes another character (the parser compares
+            // characters), a second `\r` at the end (the parser drops one more).
+            let found = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                bytes[0] == UInt8(ascii: "M") && bytes[1] == UInt8(ascii: "S") && bytes[2] == UInt8(ascii: "G")
+                    && bytes[3] == UInt8(ascii: "\t") && bytes[prefix - 1] == UInt8(ascii: "\t")
+                    && bytes[prefix] == UInt8(ascii: "{")
+                    && (bytes.count == prefix + 1 || bytes[prefix + 1] < 0x80)
+                    && bytes[bytes.count - 1] != UInt8(ascii: "\r")
+                    && (key.isEmpty || (memcmp(bytes.baseAddress! + 4, key.baseAddress!, key.count) == 0
+                        && memchr(key.baseAddress!, Int32(UInt8(ascii: "\t")), key.count) == nil))
+            }
+            guard found == true else { return nil }
+            return String(line[utf8.index(utf8.startIndex, offsetBy: prefix)...])
+        }
+    }
+
     /// One line's bytes without a trailing `\r`, or nil for a line of only spaces, TABs and CRs.
     private static func line(_ bytes: Substring.UTF8View) -> Substring? {
         let line = bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes

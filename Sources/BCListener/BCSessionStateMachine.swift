@@ -111,6 +111,22 @@ public struct BCSessionStateMachine: Sendable {
 
     /// Moves the session on by one event that happened at `now`, and returns what the transport must do.
     public mutating func handle(_ event: Event, at now: Duration) -> [Action] {
+        var actions: [Action] = []
+        handle(event, at: now, into: &actions)
+        return actions
+    }
+
+    /// `handle(_:at:)`, appending the actions to `actions`: a transport that reuses one array spares an
+    /// allocation per frame.
+    public mutating func handle(_ event: Event, at now: Duration, into actions: inout [Action]) {
+        if case .open(let connection) = state, case .frameReceived(let frame, let receivedAt) = event {
+            read(frame, receivedAt: receivedAt, on: connection, into: &actions)
+        } else {
+            actions.append(contentsOf: transition(event, at: now))
+        }
+    }
+
+    private mutating func transition(_ event: Event, at now: Duration) -> [Action] {
         switch (state, event) {
         case (.finished, _):
             return []
@@ -148,7 +164,9 @@ public struct BCSessionStateMachine: Sendable {
                 + retryOrStop(after: failure, attempt: attempt, openedAt: nil, now: now)
 
         case (.open(let connection), .frameReceived(let frame, let receivedAt)):
-            return read(frame, receivedAt: receivedAt, on: connection)
+            var actions: [Action] = []
+            read(frame, receivedAt: receivedAt, on: connection, into: &actions)
+            return actions
 
         case (.open(let connection), .timerFired):
             return keepAlive(connection, now: now)
@@ -222,10 +240,16 @@ public struct BCSessionStateMachine: Sendable {
         return [.send(BCSVRCommand.ping.text), .setTimer(at: connection.nextPingAt)]
     }
 
-    private mutating func read(_ frame: String, receivedAt: Date, on connection: Connection) -> [Action] {
+    private mutating func read(_ frame: String, receivedAt: Date, on connection: Connection,
+                               into actions: inout [Action]) {
         var connection = connection
-        var actions: [Action] = []
-        for raw in BCSVRLine.lines(in: frame) {
+        var ended = false
+        BCSVRLine.forEachLine(in: frame) { raw in
+            // The usual line, a MSG of the subscribed channel, read without making the key again.
+            if let json = BCSVRLine.message(in: raw, ofKey: configuration.key) {
+                ended = decode(json, key: configuration.key, raw: raw, receivedAt: receivedAt, into: &actions)
+                return !ended
+            }
             let line = BCSVRLine(raw)
             switch line {
             case .ack:
@@ -237,25 +261,34 @@ public struct BCSessionStateMachine: Sendable {
             case .message(let key, let json):
                 if let rejection = line.rejection(subscribedKey: configuration.key) {
                     actions.append(.emit(.undecodable(nil, raw: String(raw), reason: rejection.description)))
-                    continue
+                    return true
                 }
-                do {
-                    let response = try decoder.decode(json)
-                    actions.append(.emit(.message(response, raw: json, key: key, receivedAt: receivedAt)))
-                    if configuration.stopOnLiveEnd, response.type?.endsLive == true {
-                        return actions + end(with: response)
-                    }
-                } catch {
-                    actions.append(.emit(.undecodable(error, raw: String(raw), reason: error.description)))
-                    // Even a malformed (or, in strict mode, an unmodelled) t=8 ends the live.
-                    if configuration.stopOnLiveEnd, let t = error.t, BCType(rawValue: t)?.endsLive == true {
-                        return actions + end(with: try? BCMessageDecoder(mode: .lenient).decode(json))
-                    }
-                }
+                ended = decode(json, key: key, raw: raw, receivedAt: receivedAt, into: &actions)
+            }
+            return !ended
+        }
+        if !ended { state = .open(connection) }
+    }
+
+    /// Decodes one message of the channel; true when it ended the session.
+    private mutating func decode(_ json: String, key: String, raw: Substring, receivedAt: Date,
+                                 into actions: inout [Action]) -> Bool {
+        do {
+            let response = try decoder.decode(json)
+            actions.append(.emit(.message(response, raw: json, key: key, receivedAt: receivedAt)))
+            if configuration.stopOnLiveEnd, response.type?.endsLive == true {
+                actions.append(contentsOf: end(with: response))
+                return true
+            }
+        } catch {
+            actions.append(.emit(.undecodable(error, raw: String(raw), reason: error.description)))
+            // Even a malformed (or, in strict mode, an unmodelled) t=8 ends the live.
+            if configuration.stopOnLiveEnd, let t = error.t, BCType(rawValue: t)?.endsLive == true {
+                actions.append(contentsOf: end(with: try? BCMessageDecoder(mode: .lenient).decode(json)))
+                return true
             }
         }
-        state = .open(connection)
-        return actions
+        return false
     }
 
     private mutating func end(with response: BCResponse?) -> [Action] {

@@ -51,6 +51,12 @@ public struct ChannelListener: AsyncSequence, Sendable {
     /// read by different tasks decode on as many cores, and no task sits between the socket and the consumer.
     public struct Iterator: AsyncIteratorProtocol {
         let session: ListenerSession
+        /// The inputs being handled, and then the array the next batch is taken into.
+        private var batch: [Input] = []
+
+        init(session: ListenerSession) {
+            self.session = session
+        }
 
         public mutating func next() async -> BCListenerEvent? {
             await next(isolation: nil)
@@ -63,8 +69,9 @@ public struct ChannelListener: AsyncSequence, Sendable {
                 if Task.isCancelled { session.handle([]) }
                 if let event = session.takeEvent() { return event }
                 if session.isOver { return nil }
-                let batch = await session.inputs.next()
+                await session.inputs.next(into: &batch)
                 session.handle(batch)
+                batch.removeAll(keepingCapacity: true)  // the frames are the events' now: not held twice
             }
         }
 
@@ -108,8 +115,11 @@ final class ListenerSession {
     private var connectionGeneration = 0
     private var timerGeneration = 0
     private var timer: Task<Void, Never>?
+    /// The machine's actions for one input, reused from one input to the next.
+    private var actions: [BCSessionStateMachine.Action] = []
     /// Events made and not handed out yet, in order, from `next`.
-    private var pending: [ChannelListener.Delivery] = []
+    /// Each taken (moved out, left nil) as it is handed out: an event is not copied and destroyed again.
+    private var pending: [ChannelListener.Delivery?] = []
     private var next = 0
     /// The session is over (finished, or the consumer went away): nothing more will be made.
     private(set) var isOver = false
@@ -152,8 +162,7 @@ final class ListenerSession {
 
     /// The next event made, giving its frame's room back to the flow control; nil when none waits.
     func takeEvent() -> BCListenerEvent? {
-        guard next < pending.count else { return nil }
-        let delivery = pending[next]
+        guard next < pending.count, let delivery = pending[next].take() else { return nil }
         next += 1
         if next == pending.count {
             pending.removeAll(keepingCapacity: true)
@@ -191,7 +200,7 @@ final class ListenerSession {
         inputs.finish()
     }
 
-    private func emit(_ event: BCListenerEvent, releasing bytes: Int? = nil) {
+    private func emit(_ event: consuming BCListenerEvent, releasing bytes: Int? = nil) {
         pending.append(ChannelListener.Delivery(event: event, releases: bytes))
     }
 
@@ -207,16 +216,19 @@ final class ListenerSession {
         case .readingPaused(let paused):
             event = .readingPaused(paused)
         case .socket(let generation, let socketEvent, let receivedAt):
-            // Every frame is recorded, even one from a connection the session has left.
+            // Every frame is recorded, even one from a connection the session has left (and the record is made
+            // only when there is a recorder: it copies the frame and the key).
             switch socketEvent {
             case .text(let text):
-                record(RecordedFrame(time: receivedAt, key: configuration.key, text: text))
+                if recorder != nil { record(RecordedFrame(time: receivedAt, key: configuration.key, text: text)) }
                 frameBytes = text.utf8.count
             case .binary(let bytes):
-                record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
+                if recorder != nil {
+                    record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
+                }
                 frameBytes = bytes.count
             case .refused(let refused):
-                record(RecordedFrame(refused, at: receivedAt, key: configuration.key))
+                if recorder != nil { record(RecordedFrame(refused, at: receivedAt, key: configuration.key)) }
             case .upgrading, .opened, .closed, .failed:
                 break
             }
@@ -247,18 +259,30 @@ final class ListenerSession {
                 event = .connectFailed(BCTransportFailure(failure))
             }
         }
-        return perform(machine.handle(event, at: now), releasing: frameBytes)
+        machine.handle(event, at: now, into: &actions)
+        // Emptied once `perform` is done with it (nothing it calls touches `actions`), its storage kept.
+        defer { actions.removeAll(keepingCapacity: true) }
+        return perform(moving: &actions, releasing: frameBytes)
     }
 
     /// Performs the machine's actions in order; false once the session is over. `releasing`: the size of the
     /// frame the actions answer, whose room the last emitted event gives back (at once if none is emitted).
     private func perform(_ actions: [BCSessionStateMachine.Action], releasing frameBytes: Int? = nil) -> Bool {
+        var actions = actions
+        return perform(moving: &actions, releasing: frameBytes)
+    }
+
+    /// `perform`, taking each action out of `actions` (left with placeholders) rather than copying it: a message
+    /// goes to the pending list without a retain and a release of everything it holds.
+    private func perform(moving actions: inout [BCSessionStateMachine.Action], releasing frameBytes: Int? = nil) -> Bool {
         let lastEmit = frameBytes == nil ? nil : actions.lastIndex {
             if case .emit = $0 { true } else { false }
         }
         if let frameBytes, lastEmit == nil { window.release(bytes: frameBytes) }
-        for (index, action) in actions.enumerated() {
-            switch action {
+        for index in actions.indices {
+            var action = BCSessionStateMachine.Action.cancelTimer
+            swap(&action, &actions[index])
+            switch consume action {
             case .connect:
                 guard let url else { continue }
                 connectionGeneration += 1

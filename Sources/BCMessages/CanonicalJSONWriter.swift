@@ -17,8 +17,10 @@ import Foundation
 ///
 /// Commas are placed by the writer: `key(_:)` and `element()` write one before every member but the first.
 public struct CanonicalJSONWriter: Sendable {
-    /// The UTF-8 text written so far.
-    public var bytes: [UInt8]
+    /// Where the text is written: one buffer, copied only when a copy of the writer is written to while the
+    /// buffer is shared (copy on write, like an array's, but with the check inlined and a single capacity check
+    /// per piece written, which the writer makes for every key and value).
+    private var storage: Storage
     /// Set when a value was met that `JSONEncoder` would refuse to encode (a NaN or infinite double); the text
     /// is then not what `JSONEncoder` gives (it gives none), and the caller should fall back to it.
     public private(set) var failed = false
@@ -26,59 +28,145 @@ public struct CanonicalJSONWriter: Sendable {
     private var atFirstMember = true
 
     public init(capacity: Int = 512) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = Storage(capacity: capacity)
+    }
+
+    /// The UTF-8 text written so far (a copy: `withBytes` reads it in place).
+    public var bytes: [UInt8] { withBytes { Array($0) } }
+
+    /// Calls `body` with the UTF-8 text written so far, in place.
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
     /// The text written so far.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// Empties the writer for the next text, keeping its storage: one writer can serve a stream of lines without
+    /// an allocation (and regrowth) per line.
+    public mutating func reset() {
+        // A huge message grew it (a string may take six bytes per byte): not kept for every line after.
+        if isKnownUniquelyReferenced(&storage), storage.capacity <= Self.keptCapacity {
+            storage.count = 0
+        } else {
+            storage = Storage(capacity: min(storage.capacity, Self.keptCapacity))
+        }
+        failed = false
+        atFirstMember = true
+    }
+
+    /// The most storage `reset()` keeps.
+    static let keptCapacity = 256 * 1024
+
+    /// Room for `count` more bytes, at the end of the text: write them, then `commit(count)`.
+    @inline(__always)
+    private mutating func room(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+        if !isKnownUniquelyReferenced(&storage) || storage.capacity - storage.count < count {
+            storage = storage.copy(minimumCapacity: storage.count + count)
+        }
+        return storage.base + storage.count
+    }
+
+    @inline(__always)
+    private mutating func commit(_ count: Int) {
+        storage.count += count
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        room(1).pointee = byte
+        commit(1)
+    }
+
+    @inline(__always)
+    private mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let source = buffer.baseAddress, !buffer.isEmpty else { return }
+        room(buffer.count).update(from: source, count: buffer.count)
+        commit(buffer.count)
+    }
+
+    private mutating func append(contentsOf bytes: some Collection<UInt8>) {
+        let at = room(bytes.count)
+        var index = 0
+        for byte in bytes {
+            at[index] = byte
+            index += 1
+        }
+        commit(index)
+    }
+
+    /// The buffer. Only ever written through a writer that holds the only reference to it (`room` copies it
+    /// otherwise), so a writer sent to another thread, or copied, never sees it change: hence `@unchecked
+    /// Sendable`, as an array's storage is.
+    private final class Storage: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+        var count = 0
+
+        init(capacity: Int) {
+            self.capacity = max(64, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        /// A copy holding at least `minimumCapacity` bytes (at least twice this one's, to grow geometrically).
+        func copy(minimumCapacity: Int) -> Storage {
+            let copy = Storage(capacity: max(minimumCapacity, 2 * capacity))
+            copy.base.update(from: base, count: count)
+            copy.count = count
+            return copy
+        }
+
+        deinit {
+            base.deallocate()
+        }
+    }
 
     // MARK: - Structure
 
     /// Text written as it is (`{"t":`), for framing that is not sorted (an NDJSON line's own fields).
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { append($0) }
     }
 
     public mutating func beginObject() {
-        bytes.append(UInt8(ascii: "{"))
+        append(UInt8(ascii: "{"))
         atFirstMember = true
     }
 
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         atFirstMember = false
     }
 
     public mutating func beginArray() {
-        bytes.append(UInt8(ascii: "["))
+        append(UInt8(ascii: "["))
         atFirstMember = true
     }
 
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         atFirstMember = false
     }
 
     /// Before an array element: a comma unless it is the first.
     public mutating func element() {
-        if atFirstMember { atFirstMember = false } else { bytes.append(UInt8(ascii: ",")) }
+        if atFirstMember { atFirstMember = false } else { append(UInt8(ascii: ",")) }
     }
 
     /// A member's key that needs no escaping (a catalogue key: checked by the generator), and the colon.
     public mutating func key(_ key: StaticString) {
         element()
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { append($0) }
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
     }
 
     /// A member's key known only at run time, escaped, and the colon.
     public mutating func key(_ key: String) {
         element()
         string(key)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
     }
 
     /// A message of a kind without keys: `{"t":42}`.
@@ -101,26 +189,39 @@ public struct CanonicalJSONWriter: Sendable {
 
     /// A forcible flag, in the form `Bool.encodeCanonical(to:)` gives it: `1` or `0`.
     public mutating func flag(_ value: Bool) {
-        bytes.append(value ? UInt8(ascii: "1") : UInt8(ascii: "0"))
+        append(value ? UInt8(ascii: "1") : UInt8(ascii: "0"))
     }
 
     public mutating func int(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         if magnitude < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            let at = room(2)
+            var length = 0
+            if value < 0 {
+                at[0] = UInt8(ascii: "-")
+                length = 1
+            }
+            at[length] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+            commit(length + 1)
             return
         }
-        // Twenty digits hold any UInt64; written backwards into a small stack buffer, then appended.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            while magnitude > 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        // Twenty digits hold any UInt64: counted, then written backwards straight into place.
+        var digits = 0
+        var rest = magnitude
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        let sign = value < 0 ? 1 : 0
+        let at = room(sign + digits)
+        if sign == 1 { at[0] = UInt8(ascii: "-") }
+        var index = sign + digits
+        while magnitude > 0 {
+            index -= 1
+            at[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+        commit(sign + digits)
     }
 
     /// `JSONEncoder`'s rule: the shortest round-tripping `description`, `.0` dropped.
@@ -135,7 +236,7 @@ public struct CanonicalJSONWriter: Sendable {
         if utf8.count >= 2, utf8[utf8.count - 2] == UInt8(ascii: "."), utf8[utf8.count - 1] == UInt8(ascii: "0") {
             utf8.removeLast(2)
         }
-        bytes.append(contentsOf: utf8)
+        append(contentsOf: utf8)
     }
 
     public mutating func string(_ value: String) {
@@ -158,51 +259,65 @@ public struct CanonicalJSONWriter: Sendable {
     }
 
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
+        let count = utf8.count
+        // The most it can take: quotes, and six bytes (\u00XX) for every byte.
+        let start = room(2 + 6 * count)
+        var at = start
+        at.pointee = UInt8(ascii: "\"")
+        at += 1
         var runStart = 0
         var index = 0
-        let count = utf8.count
-        let base = utf8.baseAddress
-        while index < count {
-            // Eight bytes at a time while none needs escaping; at a word that holds one, straight to it.
-            if let base, count - index >= 8 {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let special = Self.bytesToEscape(word)
-                if special == 0 {
-                    index += 8
+        if let base = utf8.baseAddress {
+            while index < count {
+                // Eight bytes at a time while none needs escaping; at a word that holds one, straight to it.
+                if count - index >= 8 {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let special = Self.bytesToEscape(word)
+                    if special == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += special.trailingZeroBitCount / 8
+                }
+                let byte = base[index]
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                    index += 1
                     continue
                 }
-                index += special.trailingZeroBitCount / 8
-            }
-            let byte = utf8[index]
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                index += 1
-                continue
-            }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-            bytes.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            default:
-                bytes.append(UInt8(ascii: "u"))
-                bytes.append(UInt8(ascii: "0"))
-                bytes.append(UInt8(ascii: "0"))
-                Self.hex.withUTF8Buffer { hex in
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
+                if runStart < index {
+                    at.update(from: base + runStart, count: index - runStart)
+                    at += index - runStart
                 }
+                at[0] = UInt8(ascii: "\\")
+                switch byte {
+                case UInt8(ascii: "\""): at[1] = UInt8(ascii: "\""); at += 2
+                case UInt8(ascii: "\\"): at[1] = UInt8(ascii: "\\"); at += 2
+                case 0x08: at[1] = UInt8(ascii: "b"); at += 2
+                case 0x09: at[1] = UInt8(ascii: "t"); at += 2
+                case 0x0A: at[1] = UInt8(ascii: "n"); at += 2
+                case 0x0C: at[1] = UInt8(ascii: "f"); at += 2
+                case 0x0D: at[1] = UInt8(ascii: "r"); at += 2
+                default:
+                    at[1] = UInt8(ascii: "u")
+                    at[2] = UInt8(ascii: "0")
+                    at[3] = UInt8(ascii: "0")
+                    Self.hex.withUTF8Buffer { hex in
+                        at[4] = hex[Int(byte >> 4)]
+                        at[5] = hex[Int(byte & 0x0F)]
+                    }
+                    at += 6
+                }
+                index += 1
+                runStart = index
             }
-            index += 1
-            runStart = index
+            if runStart < count {
+                at.update(from: base + runStart, count: count - runStart)
+                at += count - runStart
+            }
         }
-        if runStart < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count])) }
-        bytes.append(UInt8(ascii: "\""))
+        at.pointee = UInt8(ascii: "\"")
+        at += 1
+        commit(at - start)
     }
 
     // MARK: - Compound values the generated code writes
@@ -265,15 +380,36 @@ public struct CanonicalJSONWriter: Sendable {
     }
 
     private mutating func number(_ digits: String) {
+        var digits = digits
+        // Most numbers are integers written as `Int64` would print them: their bytes as they are, not parsed and
+        // printed again.
+        let copied = digits.withUTF8 { utf8 -> Bool in
+            guard Self.isPlainInteger(utf8) else { return false }
+            append(utf8)
+            return true
+        }
+        if copied { return }
         if let int = Int64(digits) {
             self.int(Int(int))
         } else if let uint = UInt64(digits) {
-            bytes.append(contentsOf: String(uint).utf8)
+            append(contentsOf: String(uint).utf8)
         } else {
             // A fraction, an exponent or digits beyond UInt64: rare enough to leave to JSONEncoder's own
             // rules (`Decimal`, then `Double`), which `JSONValue.encode(to:)` chooses between.
             appendEncoded(JSONValue.number(digits))
         }
+    }
+
+    /// `-?(0|[1-9][0-9]{0,17})` but not `-0`: an integer that `Int64` holds and prints as these very bytes.
+    static func isPlainInteger(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        if index < utf8.count, utf8[index] == UInt8(ascii: "-") { index += 1 }
+        let digits = utf8.count - index
+        guard digits >= 1, digits <= 18 else { return false }
+        let first = utf8[index]
+        if first == UInt8(ascii: "0") { return digits == 1 && index == 0 }
+        for byte in utf8[index...] where byte < UInt8(ascii: "0") || byte > UInt8(ascii: "9") { return false }
+        return true
     }
 
     /// `value` as `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) encodes it; `failed` when it throws.
@@ -283,7 +419,7 @@ public struct CanonicalJSONWriter: Sendable {
             null()
             return
         }
-        bytes.append(contentsOf: data)
+        append(contentsOf: data)
     }
 
     /// A payload that cannot write itself, with the message's `t` among its keys, as `BCResponse.encode(to:)`

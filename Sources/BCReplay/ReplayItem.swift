@@ -100,6 +100,18 @@ public struct ReplayItem: Hashable, Sendable, Codable {
         }
     }
 
+    /// `frame(for:)` as UTF-8 bytes, what the server sends: a fixture's are written straight into one array.
+    public func frameUTF8(for subscriberKey: String) -> [UInt8]? {
+        guard case .fixture(_, let json) = content else { return frame(for: subscriberKey).map { Array($0.utf8) } }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(5 + subscriberKey.utf8.count + json.utf8.count)
+        bytes.append(contentsOf: "MSG\t".utf8)
+        bytes.append(contentsOf: subscriberKey.utf8)
+        bytes.append(UInt8(ascii: "\t"))
+        bytes.append(contentsOf: json.utf8)
+        return bytes
+    }
+
     /// A recorded binary frame's bytes, sent as a binary frame exactly as received; nil for anything else.
     public var binaryFrame: [UInt8]? {
         if case .recordedBinary(let bytes, _) = content { bytes } else { nil }

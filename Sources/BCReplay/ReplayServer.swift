@@ -30,6 +30,8 @@ public actor ReplayServer {
     private let report: AsyncStream<ReplayActivity>.Continuation
     /// Entries `activity`'s reader missed since the last one it got; told as `.skipped` once there is room.
     private var skippedActivity = 0
+    /// Whether `activity` tells every item sent (`.sent`).
+    private let logsSends: Bool
 
     private struct Subscriber {
         var key: String?
@@ -56,10 +58,13 @@ public actor ReplayServer {
 
     /// Starts listening. With a `schedule` (a `ReplaySchedule`, or explicit steps like the demo's), each
     /// channel plays it from its first subscription; without one, only `push` sends.
-    /// With `tls`, it serves `wss://`.
+    /// With `tls`, it serves `wss://`. Without `logsSends`, `activity` leaves out `.sent`: a server pushing
+    /// messages as fast as a client reads (`bench --end-to-end`) would otherwise spend a good part of its time
+    /// on a log entry per message that nobody reads.
     public init(host: String = "127.0.0.1", port: Int = 0, schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?,
                 faults: ReplayFaults = ReplayFaults(), limits: ReplayLimits = ReplayLimits(),
-                tls: WebSocketServerConfiguration.TLS? = nil) async throws {
+                tls: WebSocketServerConfiguration.TLS? = nil, logsSends: Bool = true) async throws {
+        self.logsSends = logsSends
         server = try await WebSocketServer(configuration: WebSocketServerConfiguration(
             host: host, port: port, sendQueueHighWater: limits.sendQueueHighWater,
             sendQueueLowWater: limits.sendQueueHighWater / 4, maxQueuedBytes: limits.maxQueuedBytes, tls: tls))
@@ -83,9 +88,14 @@ public actor ReplayServer {
         // The channels once per push, not per item: a push of a thousand items would otherwise walk every client
         // a thousand times.
         let keys = Set(clients.values.compactMap(\.key))
-        for item in items {
-            for key in keys { send(item, on: key) }
+        guard faults.dropAfter == nil, faults.stallAfter == nil, faults.fragments <= 1 else {
+            // Faults count single messages: one at a time.
+            for item in items {
+                for key in keys { send(item, on: key) }
+            }
+            return
         }
+        for key in keys { send(items, on: key) }
     }
 
     /// Returns once channel `key` has a subscriber that reads (at once if it has one), or the server stops. A
@@ -360,7 +370,49 @@ public actor ReplayServer {
             clients[client]?.sent += 1
             injectFaults(into: client)
         }
-        log(.sent(item, key: key, subscribers: receivers.count))
+        if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
+    }
+
+    /// Sends `items` to the subscribers of `key`, in order, the text frames of a run handed to each subscriber's
+    /// connection at once (`WebSocketServer.send(texts:to:)`), not one by one. Only without faults, which count
+    /// single messages.
+    private func send(_ items: [ReplayItem], on key: String) {
+        var receivers: [ClientID] = []
+        for (client, subscriber) in clients where subscriber.key == key && !subscriber.stalled {
+            receivers.append(client)
+        }
+        if receivers.count > 1 { receivers.sort() }
+        var texts: [[UInt8]] = []
+        texts.reserveCapacity(items.count)
+        func flush() {
+            guard !texts.isEmpty else { return }
+            for client in receivers {
+                let queued = server.send(texts: texts, to: client)
+                if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
+                    clients[client]?.fullSince = .now
+                }
+                clients[client]?.sent += texts.count
+            }
+            texts.removeAll(keepingCapacity: true)
+        }
+        for item in items {
+            if let binary = item.binaryFrame {
+                flush()
+                for client in receivers {
+                    let queued = server.send(binary, to: client)
+                    if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
+                        clients[client]?.fullSince = .now
+                    }
+                    clients[client]?.sent += 1
+                }
+            } else if let text = item.frameUTF8(for: key) {
+                texts.append(text)
+            } else {
+                continue
+            }
+            if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
+        }
+        flush()
     }
 
     private func injectFaults(into client: ClientID) {

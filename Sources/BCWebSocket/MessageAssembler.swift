@@ -39,6 +39,9 @@ struct MessageAssembler {
     /// Bytes of the message in progress held so far (0 between messages and while discarding).
     var heldBytes: Int { inMessage && discarded == nil ? buffer.count : 0 }
 
+    /// No message is in progress: the next chunk starts one.
+    var isBetweenMessages: Bool { !inMessage && discarded == nil }
+
     /// Whether a message is being discarded after `.tooBig`.
     var isDiscarding: Bool { discarded != nil }
 

@@ -10,6 +10,8 @@ enum ServiceCommand: Sendable {
     case connectNextAddress(id: UInt64)
     /// Queue a message, split into `fragments` frames.
     case send(id: UInt64, bytes: [UInt8], binary: Bool, fragments: Int)
+    /// Queue several whole messages, one frame each, in order.
+    case sendMessages(id: UInt64, messages: [[UInt8]], binary: Bool)
     /// Close with this code and reason (or abandon the attempt if not open yet), after what is queued, or at
     /// once, dropping it.
     case close(id: UInt64, code: UInt16, reason: String, discardingQueued: Bool = false)

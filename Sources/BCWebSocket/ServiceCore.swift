@@ -255,6 +255,11 @@ final class ServiceCore: @unchecked Sendable {
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(permanentString(Self.protocolName))
         protocols[0].callback = bcServiceCallback
+        if case .server = role {
+            // lws 4.1.6 sends at most this much per send(2) (lws_issue_raw), buffering the rest for later poll rounds;
+            // by default its rx buffer size, 4 KiB. A server's burst of frames (`writeFrames`) goes in one send.
+            protocols[0].tx_packet_size = Self.coalescedWriteLimit + 64
+        }
         self.protocols = protocols
 
         let extensions = UnsafeMutablePointer<lws_extension>.allocate(capacity: 2)
@@ -359,19 +364,12 @@ final class ServiceCore: @unchecked Sendable {
             connectNextAddress(session)
 
         case .send(let id, let bytes, let binary, let fragments):
-            guard let session = sessions[id], !session.finished, session.closeRequest == nil else {
-                // A server's caller counted these bytes when it queued them.
-                if case .server(_, _, let backlog) = role { _ = backlog.remove(bytes.count, for: id) }
-                return
+            enqueue(id: id, bytes.count) { $0.enqueue(bytes, binary: binary, fragments: fragments) }
+
+        case .sendMessages(let id, let messages, let binary):
+            enqueue(id: id, messages.reduce(0) { $0 + $1.count }) { session in
+                for bytes in messages { session.enqueue(bytes, binary: binary, fragments: 1) }
             }
-            session.enqueue(bytes, binary: binary, fragments: fragments)
-            if case .server(let configuration, _, _) = role, session.queuedBytes > configuration.maxQueuedBytes {
-                let limit = configuration.maxQueuedBytes
-                requestUrgentClose(session, code: 1008, text: "not reading: over \(limit) bytes queued",
-                                   cause: .requested)
-                return
-            }
-            if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
 
         case .close(let id, let code, let reason, let discardingQueued):
             guard let session = sessions[id] else { return }
@@ -403,6 +401,24 @@ final class ServiceCore: @unchecked Sendable {
         case .stop:
             beginStop()
         }
+    }
+
+    /// Queues what `body` adds to session `id` (`bytes` in all), or forgets it when the session is gone or closing;
+    /// a server client over `maxQueuedBytes` is closed at once.
+    private func enqueue(id: UInt64, _ bytes: Int, _ body: (ServiceSession) -> Void) {
+        guard let session = sessions[id], !session.finished, session.closeRequest == nil else {
+            // A server's caller counted these bytes when it queued them.
+            if case .server(_, _, let backlog) = role { _ = backlog.remove(bytes, for: id) }
+            return
+        }
+        body(session)
+        if case .server(let configuration, _, _) = role, session.queuedBytes > configuration.maxQueuedBytes {
+            let limit = configuration.maxQueuedBytes
+            requestUrgentClose(session, code: 1008, text: "not reading: over \(limit) bytes queued",
+                               cause: .requested)
+            return
+        }
+        if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
     }
 
     private func requestClose(_ session: ServiceSession, code: UInt16, text: String,
@@ -763,6 +779,9 @@ final class ServiceCore: @unchecked Sendable {
             let session = ServiceSession(id: makeID(), client: nil, stage: .open,
                                          maxMessageSize: configuration.maxMessageSize)
             session.wsi = wsi
+            // The request's headers are still at hand: a client that offered no extension has none active.
+            session.writesFramesItself = !configuration.permessageDeflate
+                || lws_hdr_total_length(wsi, WSI_TOKEN_EXTENSIONS) == 0
             sessions[session.id] = session
             lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: UInt(session.id)))
             events.yield(.connected(ClientID(rawValue: session.id)))
@@ -872,10 +891,16 @@ final class ServiceCore: @unchecked Sendable {
                           input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard !session.finished, session.localClose == nil, session.isOpen else { return 0 }
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        let outcome = session.assembler.append(
-            chunk,
-            final: lws_is_final_fragment(wsi) != 0,
-            binary: lws_frame_is_binary(wsi) != 0)
+        let final = lws_is_final_fragment(wsi) != 0
+        let binary = lws_frame_is_binary(wsi) != 0
+        if final, !binary, session.assembler.isBetweenMessages, chunk.count <= session.assembler.limit,
+           let text = String(validating: chunk.assumingMemoryBound(to: UInt8.self), as: UTF8.self) {
+            // A whole text message in one chunk, as nearly every one is: straight from lws' buffer into the
+            // String, without the assembler's copy. (Not UTF-8: the assembler's path refuses it.)
+            deliver(session, .text(text), size: chunk.count, wsi: wsi)
+            return 0
+        }
+        let outcome = session.assembler.append(chunk, final: final, binary: binary)
         switch outcome {
         case .partial, .discarding:
             return 0
@@ -912,7 +937,15 @@ final class ServiceCore: @unchecked Sendable {
             // Counted before it is handed over: the consumer may release it before `deliver` returns.
             if let window = client.window {
                 let id = session.id
-                let pause = window.admit(bytes: size) { [weak self] in self?.submit(.resumeReading(id: id)) }
+                // One resume closure per session, not one per message.
+                let resume: @Sendable () -> Void
+                if let made = session.resumeReading {
+                    resume = made
+                } else {
+                    resume = { [weak self] in self?.submit(.resumeReading(id: id)) }
+                    session.resumeReading = resume
+                }
+                let pause = window.admit(bytes: size, resume: resume)
                 if pause, !session.readingPaused {
                     session.readingPaused = true
                     lws_rx_flow_control(wsi, 0)
@@ -960,12 +993,20 @@ final class ServiceCore: @unchecked Sendable {
         if session.closeUrgently, let request = session.closeRequest {
             return closeNow(session, wsi: wsi, code: request.code, text: request.text, cause: request.cause)
         }
-        if let frame = session.dequeue() {
-            if case .server(_, let events, let backlog) = role,
-               backlog.remove(frame.bytes.count, for: session.id) {
+        if session.hasOutgoing {
+            let (result, bytes): (Int32, Int)
+            if session.writesFramesItself {
+                (result, bytes) = session.dequeueFrames(upTo: Self.coalescedWriteLimit) { writeFrames($0, to: wsi) }
+            } else if let frame = session.dequeue() {
+                // lws frames it (and compresses it, with permessage-deflate): one frame per WRITEABLE.
+                (result, bytes) = (write(frame, to: wsi), frame.bytes.count)
+            } else {
+                (result, bytes) = (0, 0)
+            }
+            if case .server(_, let events, let backlog) = role, backlog.remove(bytes, for: session.id) {
                 events.yield(.drained(ClientID(rawValue: session.id)))
             }
-            if write(frame, to: wsi) < 0 { return -1 }
+            if result < 0 { return -1 }
             if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
             return 0
         }
@@ -973,6 +1014,59 @@ final class ServiceCore: @unchecked Sendable {
             return closeNow(session, wsi: wsi, code: request.code, text: request.text, cause: request.cause)
         }
         return 0
+    }
+
+    /// The most payload `writeFrames` puts in one write (one frame may be larger: it goes alone).
+    static let coalescedWriteLimit = 64 * 1024
+
+    /// Writes `frames` with one `lws_write`, framed here: one `send` and one poll round for a burst of messages
+    /// rather than one per frame (writing them with one `lws_write` each costs a `send` each, which measured no
+    /// better). Only for a server connection without an active extension (`writesFramesItself`): a server's
+    /// frames are not masked, so a frame is its header (FIN, opcode, length: RFC 6455 5.2) and its payload.
+    /// lws 4.1.6 sends the raw write type on a ws connection as it is (`rops_write_role_protocol_ws` passes the
+    /// HTTP types to `lws_issue_raw` before any framing or extension), keeps what the socket did not take and
+    /// sends it, and its own control frames, after: the stream stays whole frames in order.
+    /// Returns lws_write's result and the payload bytes written.
+    private func writeFrames(_ frames: ArraySlice<ServiceSession.Frame>, to wsi: OpaquePointer) -> (Int32, Int) {
+        let pre = bc_lws_pre()
+        var needed = pre + 1
+        var payload = 0
+        for frame in frames {
+            needed += 10 + frame.bytes.count
+            payload += frame.bytes.count
+        }
+        if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 2 * writeBuffer.count)) }
+        let result = writeBuffer.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            let start = buffer.baseAddress! + pre
+            var at = start
+            for frame in frames {
+                at = Self.frameHeader(head: frame.head, length: frame.bytes.count, into: at)
+                frame.bytes.withUnsafeBufferPointer { bytes in
+                    if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
+                }
+                at += frame.bytes.count
+            }
+            return lws_write(wsi, start, at - start, LWS_WRITE_HTTP)
+        }
+        return (result, payload)
+    }
+
+    /// Writes an unmasked frame header at `at`; returns where the payload goes.
+    static func frameHeader(head: UInt8, length: Int, into at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        at[0] = head
+        if length < 126 {
+            at[1] = UInt8(length)
+            return at + 2
+        }
+        if length <= 0xFFFF {
+            at[1] = 126
+            at[2] = UInt8(truncatingIfNeeded: length >> 8)
+            at[3] = UInt8(truncatingIfNeeded: length)
+            return at + 4
+        }
+        at[1] = 127
+        for index in 0..<8 { at[2 + index] = UInt8(truncatingIfNeeded: UInt64(length) >> (56 - 8 * index)) }
+        return at + 10
     }
 
     private func write(_ frame: ServiceSession.Frame, to wsi: OpaquePointer) -> Int32 {

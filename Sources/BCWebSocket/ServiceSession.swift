@@ -33,6 +33,8 @@ final class ServiceSession {
         let bytes: [UInt8]
         /// lws_write protocol flags (text/binary/continuation, NO_FIN).
         let flags: Int32
+        /// The same as the first byte of the frame's header (RFC 6455 5.2): FIN and the opcode.
+        let head: UInt8
     }
 
     let id: UInt64
@@ -53,10 +55,16 @@ final class ServiceSession {
     /// Reading paused by the consumer's `ReceiveWindow` (not a fault): writes go on, and the WebSocket
     /// keepalive is held off, since the peer's pongs wait unread.
     var readingPaused = false
+    /// What the consumer's `ReceiveWindow` calls to resume reading (client), made once.
+    var resumeReading: (@Sendable () -> Void)?
     /// Set when this side decided the close; reported at CLOSED.
     var localClose: WebSocketCloseReason?
     /// The peer's close frame, if one came.
     var peerClose: (code: UInt16, text: String)?
+    /// Server: no extension can be active on this connection (the client offered none, or the server has
+    /// none), so its data frames may be framed here and several written with one `lws_write` (see
+    /// `ServiceCore.writeFrames`). Set at ESTABLISHED.
+    var writesFramesItself = false
     /// Reading suspended (server fault injection): no rx, so no pongs either.
     var stalled = false
     /// Last time lws saw the link alive by its own rules: open, or a pong.
@@ -87,10 +95,36 @@ final class ServiceSession {
     var hasOutgoing: Bool { outgoingHead < outgoing.count }
 
     func enqueue(_ bytes: [UInt8], binary: Bool, fragments: Int) {
-        for frame in Self.frames(of: bytes, binary: binary, fragments: fragments) {
-            outgoing.append(frame)
+        if fragments <= 1 || bytes.count <= 1 {
+            outgoing.append(Self.wholeFrame(of: bytes, binary: binary))  // no array of one frame per message
+        } else {
+            outgoing.append(contentsOf: Self.frames(of: bytes, binary: binary, fragments: fragments))
         }
         queuedBytes += bytes.count
+    }
+
+    /// The frame of an unfragmented message: its bytes as they are, not copied.
+    static func wholeFrame(of bytes: [UInt8], binary: Bool) -> Frame {
+        Frame(bytes: bytes, flags: bc_lws_write_flags(binary ? 1 : 0, 1, 1), head: binary ? 0x82 : 0x81)
+    }
+
+    /// Takes the frames at the head of the queue whose payloads together stay within `limit` bytes (always at
+    /// least one, whatever its size; none when the queue is empty) and hands them to `body`, in order.
+    func dequeueFrames<Result>(upTo limit: Int, _ body: (ArraySlice<Frame>) -> Result) -> Result {
+        var end = outgoingHead
+        var payload = 0
+        while end < outgoing.count, end == outgoingHead || payload + outgoing[end].bytes.count <= limit {
+            payload += outgoing[end].bytes.count
+            end += 1
+        }
+        let result = body(outgoing[outgoingHead..<end])
+        outgoingHead = end
+        queuedBytes -= payload
+        if outgoingHead == outgoing.count {
+            outgoing.removeAll(keepingCapacity: true)
+            outgoingHead = 0
+        }
+        return result
     }
 
     /// Forgets everything queued; returns how many bytes that was.
@@ -117,6 +151,8 @@ final class ServiceSession {
     /// Splits `bytes` byte for byte into `fragments` frames (fewer if there are fewer bytes): the
     /// first carries the opcode, the rest are continuations, only the last has FIN.
     static func frames(of bytes: [UInt8], binary: Bool, fragments: Int) -> [Frame] {
+        let opcode: UInt8 = binary ? 0x2 : 0x1
+        if fragments <= 1 || bytes.count <= 1 { return [wholeFrame(of: bytes, binary: binary)] }
         let count = max(1, min(fragments, bytes.count))
         let size = count == 1 ? bytes.count : (bytes.count + count - 1) / count
         var frames: [Frame] = []
@@ -124,7 +160,8 @@ final class ServiceSession {
         for index in 0..<count {
             let end = index == count - 1 ? bytes.count : min(bytes.count, start + size)
             let flags = bc_lws_write_flags(binary ? 1 : 0, index == 0 ? 1 : 0, index == count - 1 ? 1 : 0)
-            frames.append(Frame(bytes: Array(bytes[start..<end]), flags: flags))
+            let head = (index == count - 1 ? 0x80 : 0) | (index == 0 ? opcode : 0)
+            frames.append(Frame(bytes: Array(bytes[start..<end]), flags: flags, head: head))
             start = end
         }
         return frames

@@ -50,13 +50,15 @@ struct ListenSession {
                     var events = listener.makeAsyncIterator()
                     var backlogFetched = backlog == nil
                     var frame = 0
+                    // This channel's NDJSON lines are written here, one buffer for all of them.
+                    var scratch = CanonicalJSONWriter(capacity: 4096)
                     while let event = await events.next() {
                         onEvent?(event, key)
                         if let publisher, let message = maker.message(for: event, key: key, follow: index, frame: frame) {
                             frame += 1
                             await publisher.append(message)
                         }
-                        var keepGoing = printer.handle(event, key: key, host: host)
+                        var keepGoing = printer.handle(event, key: key, host: host, scratch: &scratch)
                         if keepGoing, !backlogFetched, case .subscribed = event, let backlog {
                             backlogFetched = true
                             keepGoing = printer.handleBacklog(await backlog(key), key: key)
@@ -145,15 +147,23 @@ private final class SessionPrinter: Sendable {
         return "[" + TerminalText.escaped(key) + "] "
     }
 
-    /// Handles one event of the channel `key`; false once the session is to stop.
-    func handle(_ event: BCListenerEvent, key: String, host: String) -> Bool {
+    /// Handles one event of the channel `key`; false once the session is to stop. `scratch` is the channel's
+    /// buffer for NDJSON lines, reused from one message to the next.
+    func handle(_ event: BCListenerEvent, key: String, host: String, scratch: inout CanonicalJSONWriter) -> Bool {
         let shownKey = showKey ? key : nil
         // Formatting, the costly part, happens outside the lock.
         var line: MessageLine?
+        /// The line is in `scratch`, written out from there.
+        var lineInScratch = false
         switch event {
+        case .message(let response, _, _, _) where format == .ndjson:
+            if formatter.writeNDJSONLine(for: response, key: shownKey, into: &scratch) {
+                lineInScratch = true
+            } else {
+                line = .text(MessageFormatter.encodedLine(for: response, key: shownKey))
+            }
         case .message(let response, let raw, _, _):
-            line = format == .ndjson ? formatter.ndjsonLine(for: response, key: shownKey)
-                : .text(channelPrefix(shownKey) + formatter.line(for: response, raw: raw, key: shownKey))
+            line = .text(channelPrefix(shownKey) + formatter.line(for: response, raw: raw, key: shownKey))
         case .undecodable(let error?, let raw, _):
             line = .text(channelPrefix(format == .text ? shownKey : nil)
                          + formatter.line(for: error, raw: raw, key: shownKey))
@@ -165,7 +175,7 @@ private final class SessionPrinter: Sendable {
         let keepGoing = shared.withLock { shared -> Bool in
             guard shared.stopReason == nil else { return false }
             var notes: [String] = []
-            if let drop = shared.heldDrops[key], !event.retries {
+            if !shared.heldDrops.isEmpty, let drop = shared.heldDrops[key], !event.retries {
                 shared.heldDrops[key] = nil
                 notes.append(drop)
             }
@@ -175,6 +185,7 @@ private final class SessionPrinter: Sendable {
                 // Shown already (from the backlog, or before a reconnect).
                 shared.duplicatesDropped += 1
                 line = nil
+                lineInScratch = false
             case .message(let response, _, _, _):
                 shared.outcome.tally.count(response)
             case .undecodable(.some, _, _):
@@ -224,6 +235,9 @@ private final class SessionPrinter: Sendable {
             if let line {
                 status.clear()  // the status line never shares a row with a message
                 output.append(line)
+            } else if lineInScratch {
+                status.clear()
+                scratch.withBytes { output.append(utf8: $0) }
             }
             if status.isDue {
                 // State and counts only; the per-kind tally is the final summary's.

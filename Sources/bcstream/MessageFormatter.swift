@@ -44,6 +44,15 @@ struct MessageFormatter {
     /// cannot vouch for (a non-finite double, which `JSONEncoder` refuses).
     func ndjsonLine(for response: BCResponse, key: String?, backlog: Bool = false) -> MessageLine {
         var writer = CanonicalJSONWriter()
+        return writeNDJSONLine(for: response, key: key, backlog: backlog, into: &writer)
+            ? .utf8(writer.bytes) : .text(Self.encodedLine(for: response, key: key, backlog: backlog))
+    }
+
+    /// Writes `ndjsonLine`'s bytes into `writer` (emptied first), so that a caller printing many lines reuses one
+    /// buffer; false when the writer cannot vouch for them, and `encodedLine` must be used instead.
+    func writeNDJSONLine(for response: BCResponse, key: String?, backlog: Bool = false,
+                         into writer: inout CanonicalJSONWriter) -> Bool {
+        writer.reset()
         writer.raw("{\"t\":")
         writer.int(response.t)
         writer.raw(",\"kind\":")
@@ -61,7 +70,7 @@ struct MessageFormatter {
             response.writeCanonicalPayloadJSON(into: &writer)
         }
         writer.raw("}")
-        return writer.failed ? .text(Self.encodedLine(for: response, key: key, backlog: backlog)) : .utf8(writer.bytes)
+        return !writer.failed
     }
 
     /// What marks a backlog message in text output.

@@ -39,6 +39,19 @@ final class MessageOutput: Sendable {
         }
     }
 
+    /// Appends one message line (no newline) of UTF-8 bytes read in place; on a terminal it is written at once.
+    func append(utf8 line: UnsafeBufferPointer<UInt8>) {
+        if toTerminal {
+            writeMessageLine(String(decoding: line, as: UTF8.self))
+            return
+        }
+        buffer.withLock { bytes in
+            bytes.append(contentsOf: line)
+            bytes.append(UInt8(ascii: "\n"))
+            if bytes.count >= Self.bufferLimit { Self.write(&bytes) }
+        }
+    }
+
     /// Writes out what is buffered: the input went idle, a note is about to go to stderr, or the session ends.
     func flush() {
         buffer.withLock { bytes in

@@ -53,6 +53,31 @@ import Testing
         #expect(session.frame(Sample.msg(viewers), at: 2).events == [message(viewers)])
     }
 
+    /// The usual line (a MSG of the subscribed key) is read by a shortcut; these look like it and are not.
+    @Test func linesThatNearlyMatchTheSubscribedKeyAreReadAsBefore() {
+        var session = Session.open()
+        // A key that only starts like the subscribed one, or that it starts like.
+        for other in [Sample.key + "x", String(Sample.key.dropLast())] {
+            let line = Sample.msg(viewers, key: other)
+            #expect(session.frame(line, at: 1).events == [.undecodable(nil, raw: line,
+                reason: "MSG for channel \"\(other)\", not the subscribed \"\(Sample.key)\"")])
+        }
+        // `{` and a combining mark are one character, not `{`.
+        let marked = Sample.msg("{\u{301}\"t\":23}")
+        guard case .undecodable(nil, marked, let reason)? = session.frame(marked, at: 2).events.first else {
+            Issue.record("expected the body to be refused")
+            return
+        }
+        #expect(reason.hasPrefix("MSG body is not a JSON object"))
+        // Two CRs at the end: the line loses one, the parser the other.
+        #expect(session.frame(Sample.msg(viewers) + "\r\r", at: 3).events == [message(viewers)])
+        // A subscribed key holding a TAB: the parser cuts the received key at its first TAB.
+        var tabbed = Session.open(Sample.configuration { $0.key = "a\tb" })
+        let line = Sample.msg(viewers, key: "a\tb")
+        #expect(tabbed.frame(line, at: 1).events == [.undecodable(nil, raw: line,
+            reason: "MSG for channel \"a\", not the subscribed \"a\tb\"")])
+    }
+
     @Test(arguments: ["[1]", "", "\"{\"", " {\"t\":27}"])
     func aBodyThatIsNotAnObjectIsReported(_ json: String) {
         var session = Session.open()

@@ -131,7 +131,49 @@ import Testing
     static let numbers = [
         "0", "-0", "12", "-12", "9223372036854775807", "9223372036854775808", "18446744073709551615",
         "18446744073709551616", "123456789012345678901234567890", "0.5", "1.50", "1e5", "1E+2", "-2.5e-3", "3.0e-7",
+        // Around the integers copied as they are: leading zeros and signs are parsed and printed again.
+        "007", "-007", "+5", "-1", "999999999999999999", "-999999999999999999", "1234567890123456789", "-00",
     ]
+
+    @Test func aCopiedWriterIsAValueEachWritesOnItsOwn() {
+        var first = CanonicalJSONWriter(capacity: 1)
+        first.string("shared")
+        var second = first
+        first.string("one")
+        second.int(-1234567)
+        #expect(first.text == #""shared""one""#)
+        #expect(second.text == #""shared"-1234567"#)
+        second.reset()  // the copy's storage is its own by now; resetting it leaves the first alone
+        #expect(first.text == #""shared""one""#)
+        var third = first
+        third.reset()  // shared: a new buffer
+        #expect(third.bytes.isEmpty && first.text == #""shared""one""#)
+        first.withBytes { #expect(Array($0) == Array(#""shared""one""#.utf8)) }
+    }
+
+    @Test func aLongStringGrowsTheBufferAndTheResetWriterLetsItGo() {
+        var writer = CanonicalJSONWriter(capacity: 8)
+        let long = String(repeating: "\u{1}", count: 100_000)  // six bytes each, escaped
+        writer.string(long)
+        #expect(writer.bytes.count == 2 + 6 * 100_000)
+        #expect(writer.text == "\"" + String(repeating: "\\u0001", count: 100_000) + "\"")
+        writer.reset()
+        writer.string("short")
+        #expect(writer.text == #""short""#)
+    }
+
+    @Test func aResetWriterWritesTheNextTextFromScratch() throws {
+        var writer = CanonicalJSONWriter(capacity: 4)
+        writer.double(.nan)
+        #expect(writer.failed)
+        writer.reset()
+        #expect(!writer.failed && writer.bytes.isEmpty)
+        writer.bareMessage(t: 1)
+        writer.reset()
+        writer.key("t")  // no comma: the new text has no member before this one
+        writer.int(2)
+        #expect(writer.text == #""t":2"#)
+    }
 
     @Test(arguments: numbers)
     func unknownNumbersAreWrittenAsJSONValueEncodesThem(_ digits: String) throws {

@@ -56,6 +56,41 @@ struct ReplayEndToEndTests {
         try items.map { try BCMessageDecoder().decode($0.text) }
     }
 
+    /// `push` hands a run of text frames to each subscriber at once; a binary frame between them keeps its place.
+    /// The log tells each item sent, unless told not to (`logsSends`, for the bench).
+    @Test(arguments: [true, false])
+    func aPushArrivesInOrderWithItsBinaryFrameInPlace(logsSends: Bool) async throws {
+        let server = try await ReplayServer(schedule: nil, logsSends: logsSends)
+        let activity = Inbox(server.activity)
+        let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
+        var configuration = WebSocketClientConfiguration()
+        configuration.permessageDeflate = false
+        let loop = WebSocketLoop(name: "BCReplayTests.push")
+        let received = Inbox<WebSocketEvent>()
+        let link = loop.connect(to: url, configuration: configuration) { received.push($0) }
+        #expect(try await received.next() == .upgrading)
+        #expect(try await received.next() == .opened)
+        link.send("SUB\tpush:test")
+        await server.waitForSubscriber(to: "push:test")
+        let fixtures = (0..<300).map { ReplayItem.fixture(name: "f\($0)", json: "{\"t\":1,\"n\":\($0)}", file: "f\($0).json") }
+        let binary = ReplayItem(content: .recordedBinary(bytes: [7, 8, 9], offset: .zero),
+                                location: ReplaySourceLocation(file: "session.ndjson", line: 1))
+        await server.push(Array(fixtures[..<150]) + [binary] + Array(fixtures[150...]))
+        var expected = fixtures[..<150].map { WebSocketEvent.text("MSG\tpush:test\t" + $0.text) }
+        expected.append(.binary([7, 8, 9]))
+        expected += fixtures[150...].map { WebSocketEvent.text("MSG\tpush:test\t" + $0.text) }
+        for (index, event) in expected.enumerated() {
+            #expect(try await received.next(within: .seconds(10), "frame \(index)") == event)
+        }
+        link.close(code: 1000, reason: "")
+        await loop.shutdown()
+        await server.stop()
+        let log = try await activity.all(within: .seconds(10), "the end of the log")
+        #expect(log.contains { if case .subscribed(_, "push:test") = $0 { true } else { false } })
+        let sends = log.filter { if case .sent = $0 { true } else { false } }
+        #expect(sends.count == (logsSends ? 301 : 0))
+    }
+
     @Test func everyFixtureArrivesDecodedInOrderOnce() async throws {
         let items = try Checkout.loader.load(arguments: []).items
         let session = try await Session(items)

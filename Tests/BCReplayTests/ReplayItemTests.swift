@@ -20,6 +20,19 @@ import Testing
         #expect(item.location.description == "Tests/Payloads/1-comment-x.json:1")
     }
 
+    @Test func theBytesSentAreTheFramesUTF8() {
+        let fixture = ReplayItem.fixture(name: "1-comment-x", json: #"{"t":1,"cm":"é 🌸"}"#, file: "x.json")
+        let recorded = Self.recorded("ACK\nMSG\t118f91f:UdoBre1M\t{\"t\":23}\n")
+        let lone = Self.recorded("ACK")
+        let binary = ReplayItem(content: .recordedBinary(bytes: [0, 1, 2], offset: .zero),
+                                location: ReplaySourceLocation(file: "session.ndjson", line: 2))
+        for item in [fixture, recorded, lone, binary] {
+            #expect(item.frameUTF8(for: Self.subscriberKey) == item.frame(for: Self.subscriberKey).map { Array($0.utf8) })
+        }
+        #expect(fixture.frameUTF8(for: "k") == Array("MSG\tk\t{\"t\":1,\"cm\":\"é 🌸\"}".utf8))
+        #expect(binary.frameUTF8(for: "k") == nil)
+    }
+
     @Test(arguments: [
         // A message of the recorded channel: re-keyed, JSON bytes as recorded.
         ("MSG\t118f91f:UdoBre1M\t{\"t\":23,\"online_viewer_num\":\"44\"}",

@@ -121,6 +121,67 @@ struct ServerTests {
         #expect(try await received.next() == nil)
     }
 
+    @Test("without an extension the server frames bursts itself: every header length, fragments, all in order")
+    func selfFramedBurst() async throws {
+        // No permessage-deflate offered: the server writes many frames per lws_write, with headers it makes.
+        let server = try await WebSocketServer()
+        let serverEvents = Inbox(server.events)
+        let loop = WebSocketLoop(name: "BCWebSocketTests.self-framed")
+        let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
+        var configuration = WebSocketClientConfiguration()
+        configuration.permessageDeflate = false
+        configuration.maxMessageSize = 4 << 20
+        let received = Inbox<WebSocketEvent>()
+        let link = loop.connect(to: url, configuration: configuration) { event in received.push(event) }
+        #expect(try await received.next() == .upgrading)
+        #expect(try await received.next() == .opened)
+        guard case .connected(let client) = try await serverEvents.next() else {
+            Issue.record("expected .connected")
+            return
+        }
+        link.send("ready")
+        #expect(try await serverEvents.next() == .text(client, "ready"))
+        // Payload lengths on both sides of each header form (7-bit, 16-bit, 64-bit) and of the write limit,
+        // between runs of small frames that are written together.
+        let sizes = [0, 1, 125, 126, 127, 65_535, 65_536, 65_537, 64 * 1024 - 10, 200_000, 1_000_000]
+        var sent: [WebSocketEvent] = []
+        for (index, size) in sizes.enumerated() {
+            for small in 0..<50 {
+                let text = "small \(index).\(small)"
+                server.send(text, to: client)
+                sent.append(.text(text))
+            }
+            let text = String(repeating: String(UnicodeScalar(UInt8(97 + index % 26))), count: size)
+            server.send(text, to: client)
+            sent.append(.text(text))
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            server.send(bytes, to: client)
+            sent.append(.binary(bytes))
+        }
+        // Several at once, counted at once.
+        let batch = (0..<100).map { Array("batched \($0)".utf8) }
+        // Counted before the loop's thread sees any of it.
+        #expect(server.send(texts: batch, to: client) >= batch.reduce(0) { $0 + $1.count })
+        sent += batch.map { .text(String(decoding: $0, as: UTF8.self)) }
+        // Fragmented, between whole frames.
+        server.send("split in seven", to: client, fragments: 7)
+        sent.append(.text("split in seven"))
+        server.send("after", to: client)
+        sent.append(.text("after"))
+        server.close(client, code: 4003, reason: "done")
+        for (index, expected) in sent.enumerated() {
+            let event = try await received.next(within: .seconds(10), "message \(index) of \(sent.count)")
+            guard event == expected else {
+                Issue.record("message \(index): expected \(String(describing: expected).prefix(80)), got \(String(describing: event).prefix(80))")
+                return
+            }
+        }
+        #expect(try await received.next() == .closed(.init(
+            code: 4003, text: "done", initiatedLocally: false, cause: .peerClosed)))
+        await loop.shutdown()
+        await server.stop()
+    }
+
     @Test("a stalled client answers no pings, so our client drops it for silence")
     func stallFault() async throws {
         let server = try await WebSocketServer()
