@@ -225,7 +225,7 @@ struct StructEmitter {
         } else if let leaves = tapeLeaves() {
             lines += memberPass(leaves).map { "        " + $0 }
         } else {
-            fatalError("\(qualifiedName): a flattened block the catalogue does not declare as shared")
+            fatalError("\(qualifiedName): a block nested in a flattened block, which the catalogue never declares")
         }
         lines.append("    }")
         lines.append("}")
@@ -255,7 +255,9 @@ struct StructEmitter {
                 // The pass's own names (`object`, `key`, `value`, ...) are not free for a field's local.
                 let local = Self.passNames.contains(property.name) ? property.name + "Field" : property.name
                 leaves.append(TapeLeaf(key: key, local: local, property: property, owner: self))
-            } else if case .flattened(let name) = property.type, let block = blocks[name] {
+            } else if case .flattened(let name) = property.type {
+                // A block the catalogue does not share (a test's small catalogue, say) reads itself: a pass of its own.
+                guard let block = blocks[name] else { continue }
                 let owner = StructEmitter(item: block, parent: "BCResponse", isPayload: false, known: known, blocks: blocks)
                 for inner in block.properties {
                     guard let key = inner.key else { return nil }  // a block within a block: not in the catalogue
@@ -350,6 +352,8 @@ struct StructEmitter {
             if property.key != nil {
                 let local = Self.passNames.contains(property.name) ? property.name + "Field" : property.name
                 arguments.append("\(property.name): \(local)")
+            } else if case .flattened(let name) = property.type, blocks[name] == nil {
+                arguments.append("\(property.name): try \(qualified(name))(tape: object)")
             } else if case .flattened(let name) = property.type, let block = blocks[name] {
                 let fields = block.properties.map { "\($0.name): \(property.name)_\($0.name)" }
                 let call = "\(property.name): \(qualified(name))(" + fields.joined(separator: ", ") + ")"

@@ -162,8 +162,9 @@ public struct CanonicalJSONWriter: Sendable {
         append(UInt8(ascii: ":"))
     }
 
-    /// A member's key known only at run time, escaped, and the colon.
-    public mutating func key(_ key: String) {
+    /// A member's key known only at run time, escaped, and the colon. (Named apart from `key(_:)`: a string
+    /// literal would pick this overload, and every generated key was escaped at run time.)
+    public mutating func key(escaping key: String) {
         element()
         string(key)
         append(UInt8(ascii: ":"))
@@ -344,7 +345,7 @@ public struct CanonicalJSONWriter: Sendable {
     public mutating func stringDictionary(_ values: [String: String]) {
         beginObject()
         for (key, value) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            self.key(key)
+            self.key(escaping: key)
             string(value)
         }
         endObject()
@@ -373,7 +374,7 @@ public struct CanonicalJSONWriter: Sendable {
     public mutating func object(_ members: [String: JSONValue]) {
         beginObject()
         for (key, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            self.key(key)
+            self.key(escaping: key)
             value(member)
         }
         endObject()

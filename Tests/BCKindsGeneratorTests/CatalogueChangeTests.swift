@@ -35,7 +35,11 @@ import Testing
             "            case peakViewerCount = \"peak_viewer_num\"",
             "            _peakViewerCount = try container.decode(OptionalForcibleInt.self, forKey: .peakViewerCount)",
             "            try container.encode(_peakViewerCount, forKey: .peakViewerCount)",
-            "            peakViewerCount: try object.optionalInt(\"peak_viewer_num\"))",
+            // Read off the tape in the one pass over the members: matched by its length and its bytes.
+            "            case 15:",
+            "                if key.word(0) == 0x6569765f6b616570 && key.word(8) == 0x6d756e5f726577 {  // peak_viewer_num",
+            "                    peakViewerCount = try object.optionalInt(at: value)",
+            "            peakViewerCount: peakViewerCount)",
             // Written directly for NDJSON, in sorted key order, `t` among them, left out when nil.
             """
                         if let value = peakViewerCount {
@@ -64,8 +68,10 @@ import Testing
             "            user = try User(from: decoder)",
             "            collabType = try container.decodeIfPresent(CollabType.self, forKey: .collabType)",
             "            try container.encodeIfPresent(collabType, forKey: .collabType)",
+            // This catalogue does not declare `User`: the block reads itself, in a pass of its own.
             "            user: try User(tape: object),",
-            "            collabType: try object.optionalInt(\"collab_type\").map(CollabType.init(rawValue:)))",
+            "                    collabType = try object.optionalInt(at: value).map(CollabType.init(rawValue:))",
+            "            collabType: collabType)",
             // This catalogue does not declare `User`: its keys are unknown, so JSONEncoder writes the struct.
             "            writer.appendEncoded(self, t: t)",
         ] {
