@@ -16,8 +16,7 @@ public final class PeerProcess: @unchecked Sendable {
     private let stderrTail = TextTail()
     private let exit = ExitWatch()
     private let stdin = Pipe()
-    /// Kept for the life of the helper: a FileHandle freed while its readabilityHandler's dispatch source
-    /// is live can crash inside libdispatch.
+    /// The child's stdout and stderr, each read to its end by a thread of its own (`drain`).
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
     public let name: String
@@ -50,27 +49,16 @@ public final class PeerProcess: @unchecked Sendable {
             _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
         }
         let splitter = LineSplitter(inbox: lines, transcript: transcriptLines)
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                splitter.finish()
-            } else {
-                splitter.feed(data)
-            }
-        }
         let tail = stderrTail
         let errorSplitter = LineSplitter(inbox: errorLines, transcript: Transcript())
-        err.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                errorSplitter.finish()
-            } else {
-                tail.append(String(decoding: data, as: UTF8.self))
-                errorSplitter.feed(data)
-            }
-        }
+        // Read by a blocking loop on a thread of its own, not `readabilityHandler`: installing and tearing down
+        // that dispatch read source from many tests at once corrupts libdispatch's epoll bookkeeping on Linux
+        // (swift-corelibs-libdispatch#949), which crashed the whole test process in `_dispatch_event_loop_drain`.
+        Self.drain(out.fileHandleForReading, name: "\(name) stdout", feed: splitter.feed, finish: splitter.finish)
+        Self.drain(err.fileHandleForReading, name: "\(name) stderr", feed: { data in
+            tail.append(String(decoding: data, as: UTF8.self))
+            errorSplitter.feed(data)
+        }, finish: errorSplitter.finish)
         let exit = exit
         process.terminationHandler = { process in exit.record(process.terminationStatus) }
         // Swift concurrency runs this on a libdispatch worker thread, which blocks almost every
@@ -163,8 +151,31 @@ public final class PeerProcess: @unchecked Sendable {
             }
         }
         process.waitUntilExit()
-        stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Reads `handle` to its end on a thread of its own, handing each chunk to `feed`, then calls `finish`. The
+    /// thread holds the handle, so its descriptor stays open (and cannot be reused by another file) until the
+    /// child's end of the pipe closes: when the child exits, or when `stop()` has made it.
+    private static func drain(_ handle: FileHandle, name: String, feed: @escaping @Sendable (Data) -> Void,
+                              finish: @escaping @Sendable () -> Void) {
+        let thread = Thread {
+            let descriptor = handle.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    feed(Data(buffer[..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            finish()
+            withExtendedLifetime(handle) {}
+        }
+        thread.name = name
+        thread.start()
     }
 
     deinit { stop() }
