@@ -124,7 +124,11 @@ enum DispatchEmitter {
         lines += member("/// Every kind, read by direct extraction (`init(tape:)`, generated beside each payload struct).",
                         "static func extractDirectly(_ type: BCType, from object: TapeObject) throws(FastMiss) -> BCResponse",
                         "type",
-                        kinds.map { "case .\($0.name): .\($0.name)" + ($0.payloadName.map { "(try \($0)(tape: object))" } ?? "") })
+                        // A bare kind reads no member, so its keys are checked here (a struct's member pass checks them).
+                        kinds.map { kind in
+                            "case .\(kind.name): " + (kind.payloadName.map { ".\(kind.name)(try \($0)(tape: object))" }
+                                                       ?? "try object.withPlainKeys(.\(kind.name))")
+                        })
         lines.append("")
         lines += member(
             "/// The message as `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) encodes it, written directly.",

@@ -221,7 +221,8 @@ struct StructEmitter {
         var lines = ["extension \(qualifiedName) {"]
         lines.append("    init(tape object: TapeObject) throws(FastMiss) {")
         if item.properties.isEmpty {
-            lines.append("        self.init()")
+            // No member is read, so none is matched: the keys are checked as a member pass would check them.
+            lines.append("        self = try object.withPlainKeys(Self())")
         } else if let leaves = tapeLeaves() {
             lines += memberPass(leaves).map { "        " + $0 }
         } else {

@@ -400,11 +400,11 @@ extension BCResponse {
         case .memo: .memo(try Memo(tape: object))
         case .viewerCountChanged: .viewerCountChanged(try ViewerCountChanged(tape: object))
         case .liveLinked: .liveLinked(try LiveLinked(tape: object))
-        case .liveUnlinked: .liveUnlinked
+        case .liveUnlinked: try object.withPlainKeys(.liveUnlinked)
         case .linkedLiveEnded: .linkedLiveEnded(try LinkedLiveEnded(tape: object))
         case .quizQuestion: .quizQuestion(try Quiz(tape: object))
         case .quizAnswer: .quizAnswer(try Quiz(tape: object))
-        case .quizPopupDismissed: .quizPopupDismissed
+        case .quizPopupDismissed: try object.withPlainKeys(.quizPopupDismissed)
         case .avatar: .avatar(try Avatar(tape: object))
         case .gift: .gift(try Gift(tape: object))
         case .topGifterChanged: .topGifterChanged(try TopGifterChanged(tape: object))
@@ -414,25 +414,25 @@ extension BCResponse {
         case .moderatorChanged: .moderatorChanged(try ModeratorChanged(tape: object))
         case .feverChanged: .feverChanged(try FeverChanged(tape: object))
         case .stopBroadcasting: .stopBroadcasting(try StopBroadcasting(tape: object))
-        case .giftPanelReload: .giftPanelReload
+        case .giftPanelReload: try object.withPlainKeys(.giftPanelReload)
         case .giftGacha: .giftGacha(try GiftGacha(tape: object))
         case .emomoRunStateChanged: .emomoRunStateChanged(try EmomoRunStateChanged(tape: object))
         case .emomoRunGift: .emomoRunGift(try EmomoRunGift(tape: object))
-        case .emomoReload: .emomoReload
+        case .emomoReload: try object.withPlainKeys(.emomoReload)
         case .collabChanged: .collabChanged(try CollabChanged(tape: object))
         case .userLevelUp: .userLevelUp(try UserLevelUp(tape: object))
         case .userLevelGiftReload: .userLevelGiftReload(try UserLevelGiftReload(tape: object))
         case .collabInvited: .collabInvited(try CollabInvited(tape: object))
         case .collabInviteCanceledByStreamer: .collabInviteCanceledByStreamer(try CollabInviteCanceledByStreamer(tape: object))
         case .collabInviteCanceledByViewer: .collabInviteCanceledByViewer(try CollabInviteCanceledByViewer(tape: object))
-        case .collabLeaderStreamingEnded: .collabLeaderStreamingEnded
+        case .collabLeaderStreamingEnded: try object.withPlainKeys(.collabLeaderStreamingEnded)
         case .collabRecommendLive: .collabRecommendLive(try CollabRecommendLive(tape: object))
         case .shooterMemberStateChanged: .shooterMemberStateChanged(try ShooterMemberStateChanged(tape: object))
         case .shooterMatchingStateChanged: .shooterMatchingStateChanged(try ShooterMatchingStateChanged(tape: object))
         case .matchingLiveCanceled: .matchingLiveCanceled(try MatchingLiveCanceled(tape: object))
         case .matchingLive: .matchingLive(try MatchingLive(tape: object))
         case .collabReadyMatching: .collabReadyMatching(try CollabReadyMatching(tape: object))
-        case .collabNotEnoughHosts: .collabNotEnoughHosts
+        case .collabNotEnoughHosts: try object.withPlainKeys(.collabNotEnoughHosts)
         case .collabStartedByMatching: .collabStartedByMatching(try CollabStartedByMatching(tape: object))
         case .collabEndedNotFollowing: .collabEndedNotFollowing(try CollabEndedNotFollowing(tape: object))
         case .giftRankingChanged: .giftRankingChanged(try GiftRankingChanged(tape: object))
@@ -451,8 +451,8 @@ extension BCResponse {
         case .liveGameInterruptibleChanged: .liveGameInterruptibleChanged(try LiveGameInterruptibleChanged(tape: object))
         case .liveGamePlaying: .liveGamePlaying(try LiveGamePlaying(tape: object))
         case .cheerLevelUp: .cheerLevelUp(try CheerLevelUp(tape: object))
-        case .focusEventUpdated: .focusEventUpdated
-        case .streamEnded: .streamEnded
+        case .focusEventUpdated: try object.withPlainKeys(.focusEventUpdated)
+        case .streamEnded: try object.withPlainKeys(.streamEnded)
         }
     }
 

@@ -134,6 +134,18 @@ import Testing
         Self.expectAlike(message)
     }
 
+    /// A kind read without its members (a bare kind) still has its keys checked: an object whose key is not
+    /// valid UTF-8 is one Foundation cannot open. (The fuzzer found t=69 decoding where Foundation fails.)
+    @Test func aBareKindWithAKeyThatIsNotTextDecodesAlike() throws {
+        let invalid = Data(#"{"t":69,"is_conne/ted_strea"#.utf8) + Data([0xBA])
+            + Data(#"ming_collab":"0"}"#.utf8)
+        Self.expectAlike(invalid)
+        Self.expectAlike(#"{"t":69,"tx":"0"}"#)
+        Self.expectAlike(#"{"t":69,"ü":"0"}"#)
+        Self.expectAlike(#"{"t":1,"t":69}"#)
+        Self.expectAlike(#"{"t":69,"t":1}"#)
+    }
+
     /// `u":"9"}` is seven bytes: the key's word is read byte by byte, never past the message.
     @Test func aKnownKeyEndsTheMessage() throws {
         let message = #"{"t":1,"ac":"a","cm":"x","lci":"1","u":"9"}"#
