@@ -253,9 +253,7 @@ struct StructEmitter {
         var leaves: [TapeLeaf] = []
         for property in item.properties {
             if let key = property.key {
-                // The pass's own names (`object`, `key`, `value`, ...) are not free for a field's local.
-                let local = Self.passNames.contains(property.name) ? property.name + "Field" : property.name
-                leaves.append(TapeLeaf(key: key, local: local, property: property, owner: self))
+                leaves.append(TapeLeaf(key: key, local: Self.local(property), property: property, owner: self))
             } else if case .flattened(let name) = property.type {
                 // A block the catalogue does not share (a test's small catalogue, say) reads itself: a pass of its own.
                 guard let block = blocks[name] else { continue }
@@ -271,7 +269,11 @@ struct StructEmitter {
         return leaves
     }
 
-    static let passNames: Set<String> = ["object", "seen", "members", "key", "value"]
+    /// The local a keyed property is read into: its name, unless the pass itself uses that name (`object`,
+    /// `key`, `value`, ...).
+    static func local(_ property: Property) -> String {
+        ["object", "seen", "members", "key", "value"].contains(property.name) ? property.name + "Field" : property.name
+    }
 
     /// The body of a member-driven `init(tape:)`.
     func memberPass(_ leaves: [TapeLeaf]) -> [String] {
@@ -351,8 +353,7 @@ struct StructEmitter {
         var arguments: [String] = []
         for property in item.properties {
             if property.key != nil {
-                let local = Self.passNames.contains(property.name) ? property.name + "Field" : property.name
-                arguments.append("\(property.name): \(local)")
+                arguments.append("\(property.name): \(Self.local(property))")
             } else if case .flattened(let name) = property.type, blocks[name] == nil {
                 arguments.append("\(property.name): try \(qualified(name))(tape: object)")
             } else if case .flattened(let name) = property.type, let block = blocks[name] {

@@ -216,19 +216,16 @@ final class ListenerSession {
         case .readingPaused(let paused):
             event = .readingPaused(paused)
         case .socket(let generation, let socketEvent, let receivedAt):
-            // Every frame is recorded, even one from a connection the session has left (and the record is made
-            // only when there is a recorder: it copies the frame and the key).
+            // Every frame is recorded, even one from a connection the session has left.
             switch socketEvent {
             case .text(let text):
-                if recorder != nil { record(RecordedFrame(time: receivedAt, key: configuration.key, text: text)) }
+                record(RecordedFrame(time: receivedAt, key: configuration.key, text: text))
                 frameBytes = text.utf8.count
             case .binary(let bytes):
-                if recorder != nil {
-                    record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
-                }
+                record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
                 frameBytes = bytes.count
             case .refused(let refused):
-                if recorder != nil { record(RecordedFrame(refused, at: receivedAt, key: configuration.key)) }
+                record(RecordedFrame(refused, at: receivedAt, key: configuration.key))
             case .upgrading, .opened, .closed, .failed:
                 break
             }
@@ -322,10 +319,11 @@ final class ListenerSession {
         return true
     }
 
-    private func record(_ frame: RecordedFrame) {
+    /// Records `frame`, made only when there is a recorder (it copies the frame and the key).
+    private func record(_ frame: @autoclosure () -> RecordedFrame) {
         guard let recorder else { return }
         do {
-            try recorder.record(frame)
+            try recorder.record(frame())
         } catch {
             emit(.recordingFailed("\(recorder.path): \(error)"))
         }

@@ -353,21 +353,14 @@ public actor ReplayServer {
         let binary = item.binaryFrame
         let frame = item.frame(for: key)
         guard binary != nil || frame != nil else { return }
-        var receivers: [ClientID] = []
-        for (client, subscriber) in clients where subscriber.key == key && !subscriber.stalled {
-            receivers.append(client)
-        }
-        if receivers.count > 1 { receivers.sort() }
+        let receivers = receivers(of: key)
         for client in receivers {
             let queued = if let binary {
                 server.send(binary, to: client, fragments: faults.fragments)
             } else {
                 server.send(frame ?? "", to: client, fragments: faults.fragments)
             }
-            if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
-                clients[client]?.fullSince = .now
-            }
-            clients[client]?.sent += 1
+            noteSent(1, queued: queued, to: client)
             injectFaults(into: client)
         }
         if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
@@ -377,34 +370,18 @@ public actor ReplayServer {
     /// connection at once (`WebSocketServer.send(texts:to:)`), not one by one. Only without faults, which count
     /// single messages.
     private func send(_ items: [ReplayItem], on key: String) {
-        var receivers: [ClientID] = []
-        for (client, subscriber) in clients where subscriber.key == key && !subscriber.stalled {
-            receivers.append(client)
-        }
-        if receivers.count > 1 { receivers.sort() }
+        let receivers = receivers(of: key)
         var texts: [[UInt8]] = []
         texts.reserveCapacity(items.count)
         func flush() {
             guard !texts.isEmpty else { return }
-            for client in receivers {
-                let queued = server.send(texts: texts, to: client)
-                if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
-                    clients[client]?.fullSince = .now
-                }
-                clients[client]?.sent += texts.count
-            }
+            for client in receivers { noteSent(texts.count, queued: server.send(texts: texts, to: client), to: client) }
             texts.removeAll(keepingCapacity: true)
         }
         for item in items {
             if let binary = item.binaryFrame {
                 flush()
-                for client in receivers {
-                    let queued = server.send(binary, to: client)
-                    if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
-                        clients[client]?.fullSince = .now
-                    }
-                    clients[client]?.sent += 1
-                }
+                for client in receivers { noteSent(1, queued: server.send(binary, to: client), to: client) }
             } else if let text = item.frameUTF8(for: key) {
                 texts.append(text)
             } else {
@@ -413,6 +390,24 @@ public actor ReplayServer {
             if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
         }
         flush()
+    }
+
+    /// The clients subscribed to `key` and not stalled, in a stable order.
+    private func receivers(of key: String) -> [ClientID] {
+        var receivers: [ClientID] = []
+        for (client, subscriber) in clients where subscriber.key == key && !subscriber.stalled {
+            receivers.append(client)
+        }
+        if receivers.count > 1 { receivers.sort() }
+        return receivers
+    }
+
+    /// Counts `messages` sent to `client`, and when its queue (`queued` bytes) first passes the high-water mark.
+    private func noteSent(_ messages: Int, queued: Int, to client: ClientID) {
+        if queued > limits.sendQueueHighWater, clients[client]?.fullSince == nil {
+            clients[client]?.fullSince = .now
+        }
+        clients[client]?.sent += messages
     }
 
     private func injectFaults(into client: ClientID) {
