@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Helpers for run.sh: the corpus, one timed sender, and the table.
+
+  measure.py corpus --payloads DIR --messages N --key KEY --corpus FILE --recording FILE
+      Writes the N messages, cycling over the fixtures of DIR as Benchmarks/peers/sender.py picks them (one
+      per *.json file in name order, stripped, the kinds that end a live left out), as CORPUS (one JSON a
+      line, for lws_serve) and as RECORDING, the same N messages then the t=8, in the format
+      `bcstream listen --record` writes (RecordedFrame.line(): sorted keys, slashes not escaped, times with
+      milliseconds). Prints the number of fixtures.
+
+  measure.py run --name NAME --out FILE --log DIR --timeout SECONDS -- SENDER... -- CLIENT...
+      Starts SENDER (stdin /dev/null, no terminal) and waits for its port on the first stdout line ("port=N"
+      or a ws:// URL). Then, with {port} in CLIENT replaced, runs CLIENT and reads the sender's CPU time (its
+      process CPU clock: every thread, ns) just before the client starts and right after it exits: the
+      difference is what serving the client cost, start-up and loading left out. Then waits for the sender to
+      exit (it is stopped with SIGTERM if it has not within 10 s) and takes its peak RSS from wait4
+      (ru_maxrss: VmHWM at exit). Writes one JSON object to --out; the children's stdout and stderr go to
+      DIR/NAME.{sender,client}.{out,err}. Killed on SIGTERM/SIGINT or after --timeout, with its children.
+
+  measure.py table --results FILE --messages N --baseline NAME
+      The table, with each sender's CPU per message compared with the baseline's.
+"""
+
+import argparse
+import ctypes
+import datetime
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+LIVE_ENDS = {8, 123, "8", "123"}
+PR_SET_PDEATHSIG = 1
+
+
+def fixture_frames(directory):
+    """The fixtures' JSON as Benchmarks/peers/sender.py picks them (its fixture_frames, without its imports)."""
+    frames = []
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if not name.endswith(".json") or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            raw = f.read().strip()
+        if b"\n" in raw or b"\r" in raw:
+            sys.exit(f"measure.py: {path} spans several lines; a bcsvr MSG line must be one line")
+        message = json.loads(raw)
+        if isinstance(message, dict) and message.get("t") in LIVE_ENDS:
+            continue
+        frames.append(raw.decode("utf-8"))
+    if not frames:
+        sys.exit(f"measure.py: no fixtures in {directory}")
+    return frames
+
+
+def recorded_line(key, text, when):
+    """One line as RecordedFrame.line() writes a text frame: JSONEncoder, .sortedKeys, .withoutEscapingSlashes."""
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+    return json.dumps({"key": key, "text": text, "time": stamp}, ensure_ascii=False, separators=(",", ":"),
+                      sort_keys=True)
+
+
+def corpus(args):
+    frames = fixture_frames(args.payloads)
+    start = datetime.datetime(2026, 11, 22, 2, 30, 11, tzinfo=datetime.timezone.utc)
+    step = datetime.timedelta(milliseconds=1)  # a busy live's pace; --speed max ignores it
+    with open(args.corpus, "w", encoding="utf-8", newline="\n") as plain, \
+            open(args.recording, "w", encoding="utf-8", newline="\n") as recording:
+        for i in range(args.messages):
+            json_text = frames[i % len(frames)]
+            plain.write(json_text + "\n")
+            recording.write(recorded_line(args.key, f"MSG\t{args.key}\t{json_text}", start + i * step) + "\n")
+        recording.write(recorded_line(args.key, f'MSG\t{args.key}\t{{"t":8}}', start + args.messages * step)
+                        + "\n")
+    print(len(frames))
+    return 0
+
+
+def die_with_parent():
+    """In the child before exec: SIGKILL when this helper dies, however it dies, so nothing outlives a run."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def cpu_seconds(pid):
+    """The process's CPU time, all its threads, dead ones included: its CPU-time clock (also for a zombie)."""
+    return time.clock_gettime_ns(((~pid) << 3) | 2) / 1e9  # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
+
+
+def vm_hwm_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            found = re.search(r"^VmHWM:\s+(\d+) kB", status.read(), re.M)
+        return int(found.group(1)) if found else None
+    except OSError:
+        return None
+
+
+def reap(child, timeout):
+    """wait4 for the child within `timeout` seconds: (exit code, rusage), or None if it is still running."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            child.returncode = os.waitstatus_to_exitcode(status)  # Popen must not signal a reaped pid
+            return child.returncode, usage
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.01)
+
+
+def time_up(_signum, _frame):
+    raise TimeoutError()
+
+
+def run(args):
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if "--" not in command:
+        sys.exit("measure.py run: want SENDER... -- CLIENT...")
+    split = command.index("--")
+    sender_command, client_command = command[:split], command[split + 1:]
+    base = os.path.join(args.log, re.sub(r"[^A-Za-z0-9]", "_", args.name))
+    children = []
+
+    def stop(signum, _frame):
+        for child in children:
+            if child.returncode is None:
+                child.kill()
+                child.wait()
+        sys.exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGALRM, time_up)
+    signal.alarm(args.timeout)
+    result = {"name": args.name}
+    try:
+        with open(base + ".sender.out", "wb") as out, open(base + ".sender.err", "wb") as err:
+            sender = subprocess.Popen(sender_command, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                      preexec_fn=die_with_parent)
+        children.append(sender)
+        port = None
+        while port is None:
+            with open(base + ".sender.out", encoding="utf-8", errors="replace") as out:
+                first = out.readline()
+            if first.endswith("\n"):
+                found = re.match(r"port=(\d+)$|wss?://[^/]*:(\d+)/", first.strip())
+                if not found:
+                    sys.exit(f"measure.py: {args.name}: no port in its first line: {first.strip()!r}")
+                port = found.group(1) or found.group(2)
+            elif reap(sender, 0.02):
+                sys.exit(f"measure.py: {args.name}: the sender exited before it listened (status {sender.returncode})")
+
+        client_command = [part.replace("{port}", port) for part in client_command]
+        with open(base + ".client.out", "wb") as out, open(base + ".client.err", "wb") as err:
+            before = cpu_seconds(sender.pid)
+            result["hwm_before_kib"] = vm_hwm_kib(sender.pid)
+            started = time.monotonic()
+            client = subprocess.Popen(client_command, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                      preexec_fn=die_with_parent)
+        children.append(client)
+        while True:
+            try:
+                _, status, _ = os.wait4(client.pid, 0)
+                break
+            except InterruptedError:
+                continue
+        wall = time.monotonic() - started
+        after = cpu_seconds(sender.pid)  # a zombie's clock still reads; it is not reaped before this
+        client.returncode = os.waitstatus_to_exitcode(status)
+
+        # The sender ends by itself once its client is done (lws_serve at once, replay without a terminal half a
+        # second later); one that has not within 10 s is stopped.
+        stopped = False
+        ended = reap(sender, 10)
+        if ended is None:
+            stopped = True
+            sender.terminate()
+            ended = reap(sender, 5)
+            if ended is None:
+                sender.kill()
+                ended = reap(sender, 5)
+        sender_status, usage = ended
+    except TimeoutError:
+        for child in children:
+            if child.returncode is None:
+                child.kill()
+                child.wait()
+        sys.exit(f"measure.py: {args.name}: killed after {args.timeout} s")
+    signal.alarm(0)
+
+    with open(base + ".client.err", encoding="utf-8", errors="replace") as err:
+        received = re.findall(r"^messages (\d+)", err.read(), re.M)
+    result.update({
+        "received": int(received[-1]) if received else 0,
+        "client_status": client.returncode,
+        "sender_status": sender_status,
+        "sender_stopped": stopped,
+        "startup_cpu": before,
+        "cpu": after - before,
+        "wall": wall,
+        "maxrss_kib": usage.ru_maxrss,  # KiB on Linux
+    })
+    with open(args.out, "w") as out:
+        json.dump(result, out)
+    return 0
+
+
+def table(args):
+    rows = [json.loads(line) for line in open(args.results)]
+    base = next((r for r in rows if r["name"] == args.baseline), None)
+    base_per = base["cpu"] / max(base["received"], 1) if base else None
+    header = ["sender", "CPU µs/message", "messages/s", "peak RSS MiB", f"CPU vs {args.baseline}"]
+    body = []
+    for r in rows:
+        per = r["cpu"] / max(r["received"], 1)
+        body.append([
+            r["name"] + ("" if r["received"] == args.messages else f" (client got {r['received']:,})"),
+            f"{per * 1e6:.2f}",
+            f"{r['received'] / r['wall']:,.0f}",
+            f"{r['maxrss_kib'] / 1024:.1f}",
+            f"{per / base_per:.2f}x" if base_per else "n/a",
+        ])
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    line = lambda cells: "| " + " | ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                           for i, (c, w) in enumerate(zip(cells, widths))) + " |"
+    print(line(header))
+    print("|" + "|".join("-" * (w + 2) if i == 0 else "-" * (w + 1) + ":" for i, w in enumerate(widths)) + "|")
+    for b in body:
+        print(line(b))
+    print()
+    print("Before the client connected (left out of the CPU per message):")
+    for r in rows:
+        hwm = r.get("hwm_before_kib")
+        print(f"  {r['name']}: {r['startup_cpu']:.3f} s CPU starting up and loading"
+              + (f", peak RSS {hwm / 1024:.1f} MiB by then" if hwm is not None else "")
+              + ("; stopped with SIGTERM after its client" if r["sender_stopped"] else ""))
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("corpus")
+    p.add_argument("--payloads", required=True)
+    p.add_argument("--messages", type=int, required=True)
+    p.add_argument("--key", required=True)
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--recording", required=True)
+    p = sub.add_parser("run")
+    p.add_argument("--name", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--timeout", type=int, default=600)
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    p = sub.add_parser("table")
+    p.add_argument("--results", required=True)
+    p.add_argument("--messages", type=int, required=True)
+    p.add_argument("--baseline", required=True)
+    args = parser.parse_args()
+    sys.exit({"corpus": corpus, "run": run, "table": table}[args.what](args))
+
+
+if __name__ == "__main__":
+    main()
