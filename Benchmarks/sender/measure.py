@@ -14,7 +14,7 @@
       process CPU clock: every thread, ns) just before the client starts and right after it exits: the
       difference is what serving the client cost, start-up and loading left out. Then waits for the sender to
       exit (it is stopped with SIGTERM if it has not within 10 s) and takes its peak RSS from wait4
-      (ru_maxrss: VmHWM at exit). Writes one JSON object to --out; the children's stdout and stderr go to
+      (ru_maxrss: VmHWM at exit), and its CPU after the client left (its total then, less the clock's reading). Writes one JSON object to --out; the children's stdout and stderr go to
       DIR/NAME.{sender,client}.{out,err}. Killed on SIGTERM/SIGINT or after --timeout, with its children.
 
   measure.py table --results FILE --messages N --baseline NAME
@@ -202,6 +202,7 @@ def run(args):
         "cpu": after - before,
         "wall": wall,
         "maxrss_kib": usage.ru_maxrss,  # KiB on Linux
+        "after_cpu": max(0.0, usage.ru_utime + usage.ru_stime - after),  # rusage has µs, the clock ns
     })
     with open(args.out, "w") as out:
         json.dump(result, out)
@@ -231,12 +232,13 @@ def table(args):
     for b in body:
         print(line(b))
     print()
-    print("Before the client connected (left out of the CPU per message):")
+    print("Left out of the CPU per message: before the client connected, and after it exited until the sender did:")
     for r in rows:
         hwm = r.get("hwm_before_kib")
         print(f"  {r['name']}: {r['startup_cpu']:.3f} s CPU starting up and loading"
-              + (f", peak RSS {hwm / 1024:.1f} MiB by then" if hwm is not None else "")
-              + ("; stopped with SIGTERM after its client" if r["sender_stopped"] else ""))
+              + (f" (peak RSS {hwm / 1024:.1f} MiB by then)" if hwm is not None else "")
+              + f", {r['after_cpu']:.3f} s after"
+              + (" (stopped with SIGTERM)" if r["sender_stopped"] else ""))
     return 0
 
 
