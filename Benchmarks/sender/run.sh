@@ -40,7 +40,7 @@ running() {
     [[ -n $state && $state != Z ]]
 }
 cleanup() {
-    local pid tries
+    local pid
     # measure.py stops its sender and client when it is stopped, and they get SIGKILL if it dies first.
     for pid in "${pids[@]}"; do
         kill "$pid" 2>/dev/null || true
@@ -48,7 +48,7 @@ cleanup() {
     # Never wait on a process that is still there: a signal that reaches a child between fork and exec can be
     # lost, so what has not gone after a few seconds is killed.
     for pid in "${pids[@]}"; do
-        for tries in $(seq 30); do
+        for _ in $(seq 30); do
             running "$pid" || break
             sleep 0.1
         done
