@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BCListener
 import BCMessages
 
@@ -102,14 +107,55 @@ public struct ReplayItem: Hashable, Sendable, Codable {
 
     /// `frame(for:)` as UTF-8 bytes, what the server sends: a fixture's are written straight into one array.
     public func frameUTF8(for subscriberKey: String) -> [UInt8]? {
-        guard case .fixture(_, let json) = content else { return frame(for: subscriberKey).map { Array($0.utf8) } }
+        switch content {
+        case .fixture(_, let json):
+            return Self.message(key: subscriberKey, body: Substring(json).utf8)
+        case .recordedFrame(let text, let recordedKey, _):
+            // The usual recorded frame, one `MSG` line of the recorded key, is re-keyed without cutting it into
+            // lines: at `--speed max` that cut was a sixth of the sender's time. Anything else goes line by line.
+            if let body = Self.singleMessageBody(text, ofKey: recordedKey) {
+                return Self.message(key: subscriberKey, body: body)
+            }
+            return frame(for: subscriberKey).map { Array($0.utf8) }
+        case .recordedBinary:
+            return nil
+        }
+    }
+
+    /// `MSG\t<key>\t<body>` as bytes, written straight into one array.
+    private static func message(key: String, body: Substring.UTF8View) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(5 + subscriberKey.utf8.count + json.utf8.count)
+        bytes.reserveCapacity(5 + key.utf8.count + body.count)
         bytes.append(contentsOf: "MSG\t".utf8)
-        bytes.append(contentsOf: subscriberKey.utf8)
+        bytes.append(contentsOf: key.utf8)
         bytes.append(UInt8(ascii: "\t"))
-        bytes.append(contentsOf: json.utf8)
+        bytes.append(contentsOf: body)
         return bytes
+    }
+
+    /// The bytes after `MSG\t<key>\t` when `frame` is that one line and nothing else (no `\n` anywhere): what
+    /// `rekeyed` would re-key as a whole. Nil for any other frame.
+    static func singleMessageBody(_ frame: String, ofKey key: String) -> Substring.UTF8View? {
+        let utf8 = Substring(frame).utf8
+        let prefixLength = 5 + key.utf8.count
+        guard utf8.count >= prefixLength, utf8.starts(with: "MSG\t".utf8) else { return nil }
+        let keyStart = utf8.index(utf8.startIndex, offsetBy: 4)
+        let keyEnd = utf8.index(keyStart, offsetBy: key.utf8.count)
+        guard utf8[keyStart..<keyEnd].elementsEqual(key.utf8), utf8[keyEnd] == UInt8(ascii: "\t") else { return nil }
+        let hasLineBreak = utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) != nil
+        } ?? utf8.contains(UInt8(ascii: "\n"))
+        return hasLineBreak ? nil : utf8[utf8.index(after: keyEnd)...]
+    }
+
+    /// The stored bytes' count: about what sending it costs.
+    var approximateSize: Int {
+        switch content {
+        case .fixture(_, let json): json.utf8.count
+        case .recordedFrame(let text, _, _): text.utf8.count
+        case .recordedBinary(let bytes, _): bytes.count
+        }
     }
 
     /// A recorded binary frame's bytes, sent as a binary frame exactly as received; nil for anything else.

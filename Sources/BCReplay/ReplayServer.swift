@@ -88,7 +88,7 @@ public actor ReplayServer {
         // The channels once per push, not per item: a push of a thousand items would otherwise walk every client
         // a thousand times.
         let keys = Set(clients.values.compactMap(\.key))
-        guard faults.dropAfter == nil, faults.stallAfter == nil, faults.fragments <= 1 else {
+        guard faultsAllowRuns else {
             // Faults count single messages: one at a time.
             for item in items {
                 for key in keys { send(item, on: key) }
@@ -298,7 +298,9 @@ public actor ReplayServer {
     // MARK: - Playback
 
     private func play(_ schedule: any Sequence<ReplaySchedule.Step> & Sendable, on key: String) async {
-        for step in schedule {
+        var steps = schedule.makeIterator()
+        var next = steps.next()
+        while let step = next {
             // A zero delay (`--speed max`) still yields, so that the server hears its clients between sends.
             if step.delay > .zero { try? await Task.sleep(for: step.delay) } else { await Task.yield() }
             if Task.isCancelled { return }
@@ -310,12 +312,36 @@ public actor ReplayServer {
                 }
                 if Task.isCancelled { return }
             }
-            send(step.item, on: key)
+            next = steps.next()
+            guard let following = next, following.delay == .zero, faultsAllowRuns else {
+                send(step.item, on: key)
+                continue
+            }
+            // The steps due at once go out together: one hand-off to each subscriber's connection and one log
+            // entry for the run, not one per item (at `--speed max` those cost the server most of its time). A run
+            // stops at `runLimit` bytes, so the room check above still comes every 64 KiB or so.
+            var run = [step.item, following.item]
+            var bytes = step.item.approximateSize + following.item.approximateSize
+            next = steps.next()
+            while let item = next, item.delay == .zero, bytes < Self.runLimit {
+                run.append(item.item)
+                bytes += item.item.approximateSize
+                next = steps.next()
+            }
+            send(run, on: key, asRun: true)
         }
         aChannelFinished = true
         log(.finished(key: key))
         for waiter in finishWaiters { waiter.resume() }
         finishWaiters = []
+    }
+
+    /// The bytes of items a playback sends as one run, at most (about: a run stops once past it).
+    public static let runLimit = 64 * 1024
+
+    /// Faults count single messages, so with any of them items go one at a time.
+    private var faultsAllowRuns: Bool {
+        faults.dropAfter == nil && faults.stallAfter == nil && faults.fragments <= 1
     }
 
     /// Waits while a subscriber of `key` has more than the high-water mark queued; closes one that stays so
@@ -368,8 +394,8 @@ public actor ReplayServer {
 
     /// Sends `items` to the subscribers of `key`, in order, the text frames of a run handed to each subscriber's
     /// connection at once (`WebSocketServer.send(texts:to:)`), not one by one. Only without faults, which count
-    /// single messages.
-    private func send(_ items: [ReplayItem], on key: String) {
+    /// single messages. `asRun` logs one `.sentRun` for them all instead of a `.sent` for each.
+    private func send(_ items: [ReplayItem], on key: String, asRun: Bool = false) {
         let receivers = receivers(of: key)
         var texts: [[UInt8]] = []
         texts.reserveCapacity(items.count)
@@ -387,9 +413,12 @@ public actor ReplayServer {
             } else {
                 continue
             }
-            if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
+            if logsSends, !asRun { log(.sent(item, key: key, subscribers: receivers.count)) }
         }
         flush()
+        if logsSends, asRun, let first = items.first, let last = items.last {
+            log(.sentRun(first: first, last: last, count: items.count, key: key, subscribers: receivers.count))
+        }
     }
 
     /// The clients subscribed to `key` and not stalled, in a stable order.

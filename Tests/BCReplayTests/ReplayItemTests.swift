@@ -53,15 +53,23 @@ import Testing
         ("ACK\r\nMSG\t118f91f:UdoBre1M\t{\"t\":1}\r\nERR\toops\r\nMSG\t118f91f:UdoBre1M\t{\"t\":8}\r\n",
          "MSG\tabc123:ReplayMe\t{\"t\":1}\r\nMSG\tabc123:ReplayMe\t{\"t\":8}\r\n"),
         ("MSG\t118f91f:UdoBre1M\t{\"cm\":\"🌸\"}\nACK", "MSG\tabc123:ReplayMe\t{\"cm\":\"🌸\"}\n"),
+        // One line ending in \r, or in \n: the line break stays as recorded.
+        ("MSG\t118f91f:UdoBre1M\t{}\r", "MSG\tabc123:ReplayMe\t{}\r"),
+        ("MSG\t118f91f:UdoBre1M\t{}\n", "MSG\tabc123:ReplayMe\t{}\n"),
+        // The recorded key with nothing after its TAB: an empty body, re-keyed.
+        ("MSG\t118f91f:UdoBre1M\t", "MSG\tabc123:ReplayMe\t"),
     ])
     func aRecordedFrameIsRekeyedLineByLine(_ text: String, _ expected: String) {
         #expect(Self.recorded(text).frame(for: Self.subscriberKey) == expected)
+        // The bytes sent take a shortcut for a frame of one MSG line: they must be the same.
+        #expect(Self.recorded(text).frameUTF8(for: Self.subscriberKey) == Array(expected.utf8))
         #expect(Self.recorded(text).text == text, "the stored text stays as recorded")
     }
 
     @Test(arguments: ["ACK", "ACK\tword", "ACK\r\n", "ERR\tbad key", "ERR", "ACK\nERR\tx\n", "\n", ""])
     func theAnswersToTheRecordersOwnCommandsAreNotReplayed(_ text: String) {
         #expect(Self.recorded(text).frame(for: Self.subscriberKey) == nil)
+        #expect(Self.recorded(text).frameUTF8(for: Self.subscriberKey) == nil)
     }
 
     @Test func theSameKeyGivesTheFrameBackExactly() {
