@@ -177,10 +177,17 @@ struct ReplayCommand: AsyncParsableCommand {
 
         func callAsFunction(_ text: String) {
             let line = "replay: \(reportLine(text))"
-            if let console {
-                console.say(line)
-            } else {
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+            // On a terminal a line longer than it is broken between words, the rows after the first indented under
+            // the text (a pipe or a file gets the line whole).
+            let rows = TerminalColumns.width(of: STDERR_FILENO).map {
+                TerminalColumns.wrapped(line, width: max(10, $0 - 1), indent: "replay: ".count)
+            } ?? [line]
+            for row in rows {
+                if let console {
+                    console.say(row)
+                } else {
+                    FileHandle.standardError.write(Data((row + "\n").utf8))
+                }
             }
         }
     }

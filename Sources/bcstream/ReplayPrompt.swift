@@ -47,8 +47,15 @@ struct ReplayPrompt {
         }
     }
 
-    /// Shows `text` as one line, escaped.
+    /// Shows `text` escaped: one line, or on a terminal as many rows as it needs, broken between words.
     private func say(_ text: String) {
-        console.say(TerminalText.escaped(text))
+        let text = TerminalText.escaped(text)
+        // On a terminal, a line longer than it is broken between words (the help is some 170 columns), never
+        // wrapped by the terminal in the middle of one.
+        guard let columns = TerminalColumns.width(of: STDERR_FILENO) else {
+            console.say(text)
+            return
+        }
+        for row in TerminalColumns.wrapped(text, width: max(10, columns - 1), indent: 0) { console.say(row) }
     }
 }

@@ -66,6 +66,27 @@ import Testing
         #expect(screen[exited - 1] == "replay: client#1 left viewer:key", "the goodbye, on a line of its own: \(screen)")
     }
 
+    /// The first words, on a 60-column terminal: the help (some 170 columns) and the log's long lines are broken
+    /// between words, each row within the width, and say everything they say on one line.
+    @Test func theHelpIsBrokenBetweenWordsOnANarrowTerminal() async throws {
+        let terminal = try TmuxTerminal(command: [BCStreamProcess.executable.path, "replay", Self.source], columns: 60)
+        defer { terminal.kill() }
+        let screen = try await terminal.waitUntil("the prompt") { $0.last == "replay>" }
+        let first = try #require(screen.firstIndex { $0.hasPrefix("Type a fixture name") }, "the help: \(screen)")
+        let last = try #require(screen.firstIndex { $0.hasSuffix("Ctrl-D quits.") }, "the end of the help: \(screen)")
+        let rows = Array(screen[first...last])
+        #expect(rows.count >= 3 && rows.allSatisfy { $0.count < 60 }, "rows within the width: \(rows)")
+        let words = rows.joined(separator: " ").split(separator: " ")
+        #expect(words.contains("subscriber;") && words.contains("completes.") && words.contains("Ctrl-U"),
+                "no word cut in two: \(rows)")
+        // A log line too: broken between words, the rest indented under its text.
+        let serving = try #require(screen.firstIndex { $0.hasPrefix("replay: serving 1 message on ws://") }, "\(screen)")
+        #expect(screen[serving].count < 60 && screen[serving + 1].hasPrefix("        ")
+                && screen[serving + 1].hasSuffix("<any key>"), "\(screen[serving...])")
+        try terminal.press("C-d")
+        #expect(try await terminal.waitForExit() == 0)
+    }
+
     /// On a narrow terminal a long typed line wraps over two rows, and the cursor is moved back to the first row.
     /// A log line then arrives: both rows are drawn again whole below it, and the cursor is where it was.
     @Test func aWrappedLineIsRedrawnWholeWithTheCursorWhereItWas() async throws {
