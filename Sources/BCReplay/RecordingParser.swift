@@ -10,6 +10,8 @@ import Darwin
 #endif
 import BCListener
 import BCMessages
+import Dispatch
+import Synchronization
 
 /// Reads a recording, the NDJSON `bcstream listen --record` writes (one `RecordedFrame` a line), into items.
 /// Pure: it reads text, not files.
@@ -28,27 +30,114 @@ public enum RecordingParser {
         return text.withUTF8 { parse(bytes: $0, file: file) }
     }
 
+    /// A recording this large or larger is read in chunks on every core (`parseInChunks`).
+    static let chunkedSize = 4 << 20
+
     private static func parse(bytes: UnsafeBufferPointer<UInt8>, file: String) -> ReplayPlaylist {
-        var playlist = ReplayPlaylist()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard bytes.count >= chunkedSize, cores > 1 else { return parseInChunks(bytes: bytes, file: file, chunks: 1) }
+        return parseInChunks(bytes: bytes, file: file, chunks: min(cores, 16))
+    }
+
+    /// The recording cut at line breaks into `chunks` parts of about the same size, each read on a thread of its
+    /// own, then put back together in order: loading a large recording is one pass per core over its part instead
+    /// of one pass over the whole. The items and problems are those of reading it in one piece (a test holds the
+    /// two to the same result).
+    static func parseInChunks(bytes: UnsafeBufferPointer<UInt8>, file: String, chunks: Int) -> ReplayPlaylist {
+        // Offsets are measured from the recording's first frame: the lines up to it are read first, here.
+        var reader = LineReader(bytes: bytes, file: file, firstLine: 1, start: nil)
+        reader.read(to: bytes.count, stoppingAtTheFirstFrame: true)
+        guard let base = bytes.baseAddress, chunks > 1, reader.position < bytes.count else {
+            reader.read(to: bytes.count)
+            return reader.playlist
+        }
+        // The rest cut at the first line break after each even share of it: each part ends with a line break,
+        // but the last, which takes whatever follows the last line break too.
+        var boundaries = [reader.position]
+        let share = (bytes.count - reader.position) / chunks
+        for index in 1..<chunks {
+            let target = max(boundaries[index - 1], reader.position + share * index)
+            guard target < bytes.count, let found = memchr(base + target, 0x0A, bytes.count - target) else { break }
+            let cut = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+            if cut < bytes.count, cut > boundaries[index - 1] { boundaries.append(cut) }
+        }
+        boundaries.append(bytes.count)
+        let parts = boundaries.count - 1
+        // Each part's first line number: one more than the line breaks before it.
+        var firstLines = [reader.line + 1]
+        for index in 1..<parts {
+            var breaks = 0
+            var position = boundaries[index - 1]
+            while position < boundaries[index], let found = memchr(base + position, 0x0A, boundaries[index] - position) {
+                breaks += 1
+                position = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+            }
+            firstLines.append(firstLines[index - 1] + breaks)
+        }
+        let results = Mutex<[ReplayPlaylist]>(Array(repeating: ReplayPlaylist(), count: parts))
+        // The buffer crosses threads as its address: it outlives concurrentPerform, which returns once every
+        // iteration has, and each iteration only reads its own part of it.
+        let address = UInt(bitPattern: base)
+        let (count, start) = (bytes.count, reader.start)
+        let (cuts, numbers) = (boundaries, firstLines)
+        DispatchQueue.concurrentPerform(iterations: parts) { index in
+            let bytes = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: address), count: count)
+            var part = LineReader(bytes: bytes, file: file, firstLine: numbers[index], start: start,
+                                  position: cuts[index])
+            part.read(to: cuts[index + 1], lastPart: index == parts - 1)
+            let playlist = part.playlist
+            results.withLock { $0[index] = playlist }
+        }
+        for playlist in results.withLock({ $0 }) {
+            reader.playlist.items += playlist.items
+            reader.playlist.problems += playlist.problems
+        }
+        return reader.playlist
+    }
+
+    /// Reads the lines of a recording one after the other, from `position`, into `playlist`.
+    private struct LineReader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let file: String
+        /// The time of the recording's first frame, once read: offsets are measured from it.
         var start: Date?
+        var position: Int
+        /// The number of the last line read.
+        var line: Int
+        var playlist = ReplayPlaylist()
         let decoder = JSONDecoder()
         let fast = TapeJSONDecoder()
-        guard let base = bytes.baseAddress else { return playlist }
-        var lineStart = 0
-        var number = 0
-        // Lines cut on the bytes with memchr: a split on Characters and a Foundation trim per line took two thirds of
-        // loading a recording (63 µs a line), and a generic split of the UTF-8 view a fifth of what was left. A CRLF
-        // line keeps its \r, which JSON reads as whitespace.
-        while lineStart <= bytes.count {
-            var newline = bytes.count
-            if let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart) {
-                newline = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+
+        init(bytes: UnsafeBufferPointer<UInt8>, file: String, firstLine: Int, start: Date?, position: Int = 0) {
+            self.bytes = bytes
+            self.file = file
+            self.start = start
+            self.position = position
+            line = firstLine - 1
+        }
+
+        /// Reads the lines that start before `end`, and with `lastPart` the text after the last line break, or,
+        /// `stoppingAtTheFirstFrame`, up to the line that gave `start`.
+        mutating func read(to end: Int, lastPart: Bool = true, stoppingAtTheFirstFrame: Bool = false) {
+            guard let base = bytes.baseAddress else { return }
+            // Lines cut on the bytes with memchr: a split on Characters and a Foundation trim per line took two
+            // thirds of loading a recording (63 µs a line), and a generic split of the UTF-8 view a fifth of what
+            // was left. A CRLF line keeps its \r, which JSON reads as whitespace.
+            while position < end || (lastPart && position == end && end == bytes.count) {
+                if stoppingAtTheFirstFrame, start != nil { return }
+                var newline = end
+                if position < end, let found = memchr(base + position, 0x0A, end - position) {
+                    newline = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                }
+                let text = UnsafeBufferPointer(rebasing: bytes[position..<newline])
+                position = newline + 1
+                line += 1
+                read(text, at: ReplaySourceLocation(file: file, line: line))
             }
-            let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
-            lineStart = newline + 1
-            number += 1
-            let location = ReplaySourceLocation(file: file, line: number)
-            guard !isBlank(line) else { continue }
+        }
+
+        private mutating func read(_ line: UnsafeBufferPointer<UInt8>, at location: ReplaySourceLocation) {
+            guard !isBlank(line) else { return }
             let frame: RecordedFrame
             do {
                 // The fast engine's tape first (JSONDecoder's values, a third of its time on frames full of
@@ -58,7 +147,7 @@ public enum RecordingParser {
             } catch {
                 let text = Substring(String(decoding: line, as: UTF8.self))
                 playlist.problems.append(ReplayProblem(location: location, message: describe(error, line: text)))
-                continue
+                return
             }
             let first = start ?? frame.time
             start = first
@@ -68,7 +157,7 @@ public enum RecordingParser {
                 let kept = frame.size.map { ", \(frame.bytes.count) of its \($0) bytes kept" } ?? ""
                 playlist.problems.append(ReplayProblem(
                     location: location, message: "a message the listener refused (\(refused)\(kept)), not replayed"))
-                continue
+                return
             }
             let content: ReplayItem.Content = switch frame.content {
             case .bytes(let bytes) where frame.binary: .recordedBinary(bytes: bytes, offset: offset)
@@ -76,7 +165,6 @@ public enum RecordingParser {
             }
             playlist.items.append(ReplayItem(content: content, location: location))
         }
-        return playlist
     }
 
     /// True when the first line that is not blank is a recorded frame: how a recording with another extension
