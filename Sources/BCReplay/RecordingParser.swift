@@ -30,6 +30,12 @@ public enum RecordingParser {
         return text.withUTF8 { parse(bytes: $0, file: file) }
     }
 
+    /// `parse(_:file:)` over a recording's bytes, read where they lie. They should be UTF-8: a line that is not is
+    /// a problem of its own, the others are read.
+    public static func parse(utf8 data: Data, file: String) -> ReplayPlaylist {
+        data.withUnsafeBytes { raw in parse(bytes: raw.assumingMemoryBound(to: UInt8.self), file: file) }
+    }
+
     /// A recording this large or larger is read in chunks on every core (`parseInChunks`).
     static let chunkedSize = 4 << 20
 

@@ -63,8 +63,11 @@ public struct ReplayLoader: Hashable, Sendable {
         let path = absolute(argument)
         if isDirectory(path) { return .folder(path: argument) }
         if FileManager.default.fileExists(atPath: path) {
+            // A recording is read once, when it is loaded (a large one is tens of megabytes); only a file of another
+            // extension is read here, to tell a recording by its first line.
+            if argument.hasSuffix(".ndjson") { return .recording(path: argument) }
             let text = try readText(at: argument)
-            if argument.hasSuffix(".ndjson") || RecordingParser.looksLikeRecording(text) {
+            if RecordingParser.looksLikeRecording(text) {
                 return .recording(path: argument)
             }
             if argument.hasSuffix(".json") { return .fixture(path: argument) }
@@ -119,7 +122,7 @@ public struct ReplayLoader: Hashable, Sendable {
         case .selection(let selection):
             return ReplayPlaylist(items: selection.items)
         case .recording(let path):
-            return RecordingParser.parse(try readText(at: path), file: path)
+            return RecordingParser.parse(utf8: try readBytes(at: path), file: path)
         }
     }
 
@@ -179,16 +182,22 @@ public struct ReplayLoader: Hashable, Sendable {
 
     /// A file's text, exactly its bytes; they must be UTF-8, as every bcsvr frame is.
     private func readText(at path: String) throws(ReplayError) -> String {
+        String(decoding: try readBytes(at: path), as: UTF8.self)
+    }
+
+    /// A file's bytes, checked to be UTF-8 where they lie (no copy into a String: a recording is read from them).
+    private func readBytes(at path: String) throws(ReplayError) -> Data {
         let data: Data
         do {
             data = try Data(contentsOf: URL(filePath: absolute(path)))
         } catch {
             throw .unreadable(path: path, reason: Self.reason(error))
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw .unreadable(path: path, reason: "it is not UTF-8 text")
+        let valid = data.withUnsafeBytes { raw in
+            (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
         }
-        return text
+        guard valid else { throw .unreadable(path: path, reason: "it is not UTF-8 text") }
+        return data
     }
 
     /// Why a file operation failed, in a few words.
