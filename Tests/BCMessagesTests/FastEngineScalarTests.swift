@@ -34,6 +34,10 @@ import Testing
         #""\u00G0""#, #""\u00:0""#, #""\u00@0""#, #""\uDC00\uD800""#, #""\uD800x""#, #""\uD800\u0041""#, #""\u12""#,
         "true", "false", "null", "[]", "[1]", #"["1",2]"#, #"[1,null]"#, #"[1,true]"#, "{}", #"{"a":"1"}"#,
         #"{"a":1,"a":2}"#, #"{"a":null}"#,
+        // Fractions written plainly are taken as they are (`plainFractionText`); the others go through Decimal.
+        "0.75", "-0.75", "12.5", "0.05", "0.0001", "-0.001", "123456789012.25", "0.10", "2.50", "-0.0", "0.0",
+        "00.5", "-.5", "1.5e0", "0.123456789012345678901234567", "0.1234567890123456789012345678901234567891",
+        "98765432109876543210.123456789",
     ]
 
     private func compare<Value: ForcibleValue & Codable>(_ type: Value.Type, _ literal: String) {

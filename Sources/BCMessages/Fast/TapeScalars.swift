@@ -180,6 +180,28 @@ extension TapeDocument {
         return Decimal(string: String(decoding: token, as: UTF8.self))
     }
 
+    /// A fraction written plainly (`-?(0|[1-9][0-9]*)\.[0-9]*[1-9]`, at most 30 bytes) is its own `Decimal`
+    /// description: `"\(Decimal(string:))"` gives the same digits back, with no trailing zero or exponent to
+    /// drop, so it is taken as it is, without Foundation's parser and formatter (2 µs for `0.75`). Nil for any
+    /// other number, which goes through `Decimal`.
+    func plainFractionText(at index: Int32) -> String? {
+        guard entries[Int(index)].kind == .number else { return nil }
+        let token = token(at: index)
+        guard token.count <= 30, let last = token.last, last != UInt8(ascii: "0"), last &- UInt8(ascii: "0") < 10
+        else { return nil }
+        var position = token.first == UInt8(ascii: "-") ? 1 : 0
+        let integerStart = position
+        while position < token.count, token[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+        let integerDigits = position - integerStart
+        guard integerDigits > 0, integerDigits == 1 || token[integerStart] != UInt8(ascii: "0"),
+              position < token.count, token[position] == UInt8(ascii: ".") else { return nil }
+        position += 1
+        guard position < token.count else { return nil }
+        while position < token.count, token[position] &- UInt8(ascii: "0") < 10 { position += 1 }
+        guard position == token.count else { return nil }
+        return String(decoding: token, as: UTF8.self)
+    }
+
     /// The literal digits of an integer literal, for ids longer than any integer type.
     func integerText(at index: Int32) -> String? {
         let entry = entries[Int(index)]
@@ -200,6 +222,7 @@ extension TapeDocument {
             if let int = int64(at: index) { return String(int) }
             if let uint = uint64(at: index) { return String(uint) }
             if let text = integerText(at: index) { return text }
+            if let text = plainFractionText(at: index) { return text }
             if let decimal = decimal(at: index) { return "\(decimal)" }
             if let double = double(at: index) { return String(double) }
             return nil
