@@ -193,8 +193,12 @@ public struct ReplayLoader: Hashable, Sendable {
         } catch {
             throw .unreadable(path: path, reason: Self.reason(error))
         }
-        let valid = data.withUnsafeBytes { raw in
-            (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
+        let valid = if #available(macOS 26, iOS 26, *) {
+            data.withUnsafeBytes { raw in
+                (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
+            }
+        } else {
+            String(validating: data, as: UTF8.self) != nil
         }
         guard valid else { throw .unreadable(path: path, reason: "it is not UTF-8 text") }
         return data
