@@ -34,14 +34,32 @@ struct StructEmitter {
         let innerPad = pad + "    "
         var lines = SwiftText.doc(item.doc, indent: indent)
         lines.append(pad + "public struct \(item.name): \(conformances) {")
+        if usesStorage { lines += SwiftText.comment(Self.storageNote, indent: inner) + [""] }
         for property in item.properties {
             let doc = property.key.map { "`\($0)`: " + property.doc } ?? property.doc
             lines += SwiftText.doc(doc, indent: inner)
-            let wrapper = Self.wrapper(property).map { $0 + " " } ?? ""
-            lines.append(innerPad + "\(wrapper)public var \(property.name): \(Self.swiftType(property))")
+            guard usesStorage, let storage = Self.storage(property) else {
+                let wrapper = Self.wrapper(property).map { $0 + " " } ?? ""
+                lines.append(innerPad + "\(wrapper)public var \(property.name): \(Self.swiftType(property))")
+                continue
+            }
+            let name = property.name
+            let type = Self.swiftType(property)
+            let oneLine = "public var \(name): \(type) { get { _\(name).wrappedValue } set { _\(name).wrappedValue = newValue } }"
+            if innerPad.count + oneLine.count <= SwiftText.width {
+                lines.append(innerPad + oneLine)
+            } else {
+                lines.append(innerPad + "public var \(name): \(type) {")
+                lines.append(innerPad + "    get { _\(name).wrappedValue }")
+                lines.append(innerPad + "    set { _\(name).wrappedValue = newValue }")
+                lines.append(innerPad + "}")
+            }
+            lines.append(innerPad + "var _\(name): \(storage)")
         }
-        lines.append("")
-        lines += memberwiseInit(indent: inner)
+        if !usesStorage {
+            lines.append("")
+            lines += memberwiseInit(indent: inner)
+        }
         if !keyed.isEmpty {
             lines.append("")
             lines.append(innerPad + "enum CodingKeys: String, CodingKey {")
@@ -50,8 +68,10 @@ struct StructEmitter {
             }
             lines.append(innerPad + "}")
         }
-        lines.append("")
-        lines += initFromDecoder(indent: inner)
+        if !usesStorage {
+            lines.append("")
+            lines += initFromDecoder(indent: inner)
+        }
         lines.append("")
         lines += encode(indent: inner)
         lines.append("")
@@ -65,15 +85,48 @@ struct StructEmitter {
         return lines
     }
 
+    /// Why a struct with Forcible properties stores the wrappers itself, said once above the storage.
+    static let storageNote = """
+        Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would \
+        keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place. \
+        Through property wrappers every initializer copied the whole struct once more, each String retained and \
+        released again. The initializers are in the extension below.
+        """
+
+    /// True when a property is kept in a Forcible wrapper: the struct then stores the wrappers (`_giftID`), and
+    /// its initializers are in an extension so that the compiler's memberwise initializer exists beside them.
+    var usesStorage: Bool { Self.usesStorage(item) }
+
+    static func usesStorage(_ item: Struct) -> Bool {
+        item.properties.contains { storage($0) != nil }
+    }
+
+    /// The arguments of `item`'s memberwise initializer, in the order of its properties, each from the expression
+    /// `value` gives for it (of the property's type): the compiler's (`_giftID: ForcibleString(…)`) when the struct
+    /// stores wrappers, else the public one's.
+    static func memberwiseArguments(of item: Struct, _ value: (Property) -> String) -> [String] {
+        let stores = usesStorage(item)
+        return item.properties.map { property in
+            guard stores, let storage = storage(property) else { return "\(property.name): \(value(property))" }
+            return "_\(property.name): \(storage)(wrappedValue: \(value(property)))"
+        }
+    }
+
     func memberwiseInit(indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
         let parameters = item.properties.map { property in
             let defaultValue = property.isOptional ? " = nil" : property.name == "attributes" ? " = .init()" : ""
-            return "\(property.name): \(Self.swiftType(property))\(defaultValue)"
+            let type = usesStorage ? localType(property) : Self.swiftType(property)
+            return "\(property.name): \(type)\(defaultValue)"
         }
         var lines = SwiftText.call("public init", parameters, tail: " {", indent: indent)
-        for property in item.properties {
-            lines.append(pad + "    self.\(property.name) = \(property.name)")
+        if usesStorage {
+            lines += SwiftText.call("self.init", Self.memberwiseArguments(of: item) { $0.name }, tail: "",
+                                    indent: indent + 4)
+        } else {
+            for property in item.properties {
+                lines.append(pad + "    self.\(property.name) = \(property.name)")
+            }
         }
         lines.append(pad + "}")
         return lines
@@ -83,7 +136,8 @@ struct StructEmitter {
         let pad = String(repeating: " ", count: indent)
         var lines = [pad + "public init(from decoder: any Decoder) throws {"]
         for property in flattened {
-            lines.append(pad + "    \(property.name) = try \(Self.swiftType(property))(from: decoder)")
+            let type = usesStorage ? localType(property) : Self.swiftType(property)
+            lines.append(pad + "    \(property.name) = try \(type)(from: decoder)")
         }
         if !keyed.isEmpty {
             lines.append(pad + "    let container = try decoder.container(keyedBy: CodingKeys.self)")
@@ -93,10 +147,10 @@ struct StructEmitter {
             if let storage = Self.storage(property) {
                 lines.append(pad + "    _\(name) = try container.decode(\(storage).self, forKey: .\(name))")
             } else if property.isOptional {
-                let type = Self.baseType(property.type)
+                let type = usesStorage ? localBaseType(property) : Self.baseType(property.type)
                 lines.append(pad + "    \(name) = try container.decodeIfPresent(\(type).self, forKey: .\(name))")
             } else {
-                let type = Self.baseType(property.type)
+                let type = usesStorage ? localBaseType(property) : Self.baseType(property.type)
                 lines.append(pad + "    \(name) = try container.decode(\(type).self, forKey: .\(name))")
             }
         }
@@ -219,6 +273,12 @@ struct StructEmitter {
     /// bit per key catches a key met twice.
     func tapeExtraction() -> [String] {
         var lines = ["extension \(qualifiedName) {"]
+        if usesStorage {
+            lines += memberwiseInit(indent: 4)
+            lines.append("")
+            lines += initFromDecoder(indent: 4)
+            lines.append("")
+        }
         lines.append("    init(tape object: TapeObject) throws(FastMiss) {")
         if item.properties.isEmpty {
             // No member is read, so none is matched: the keys are checked as a member pass would check them.
@@ -282,7 +342,7 @@ struct StructEmitter {
         let bit = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         var lines: [String] = []
         for leaf in leaves {
-            lines.append("var \(leaf.local): \(leaf.owner.localType(leaf.property))?")
+            lines.append("var \(leaf.local): \(leaf.owner.localBaseType(leaf.property))?")
         }
         lines.append("var seen: UInt64 = 0")
         lines.append("var members = object.members")
@@ -350,19 +410,15 @@ struct StructEmitter {
                 lines.append(guardLine)
             }
         }
-        var arguments: [String] = []
-        for property in item.properties {
-            if property.key != nil {
-                arguments.append("\(property.name): \(Self.local(property))")
-            } else if case .flattened(let name) = property.type, blocks[name] == nil {
-                arguments.append("\(property.name): try \(qualified(name))(tape: object)")
-            } else if case .flattened(let name) = property.type, let block = blocks[name] {
-                let fields = block.properties.map { "\($0.name): \(property.name)_\($0.name)" }
-                let call = "\(property.name): \(qualified(name))(" + fields.joined(separator: ", ") + ")"
-                arguments.append(call.count + 12 > SwiftText.width
-                    ? "\(property.name): \(qualified(name))(\n                " + fields.joined(separator: ",\n                ") + ")"
-                    : call)
-            }
+        let arguments = Self.memberwiseArguments(of: item) { property in
+            if property.key != nil { return Self.local(property) }
+            guard case .flattened(let name) = property.type else { fatalError("a keyless property is a flattened block") }
+            guard let block = blocks[name] else { return "try \(qualified(name))(tape: object)" }
+            let fields = Self.memberwiseArguments(of: block) { "\(property.name)_\($0.name)" }
+            let call = "\(qualified(name))(" + fields.joined(separator: ", ") + ")"
+            return call.count + 40 > SwiftText.width
+                ? "\(qualified(name))(\n                " + fields.joined(separator: ",\n                ") + ")"
+                : call
         }
         lines.append("self.init(")
         for (index, argument) in arguments.enumerated() {
@@ -373,8 +429,13 @@ struct StructEmitter {
 
     /// The property's type as written in an extension, where a sibling struct's name must be qualified.
     func localType(_ property: Property) -> String {
+        localBaseType(property) + (property.isOptional ? "?" : "")
+    }
+
+    /// `localType` without the optional.
+    func localBaseType(_ property: Property) -> String {
         switch property.type {
-        case .object(let name): qualified(name)
+        case .object(let name), .flattened(let name), .openEnum(let name), .forcibleOpenEnum(let name): qualified(name)
         case .objects(let name): "[\(qualified(name))]"
         default: Self.baseType(property.type)
         }

@@ -17,6 +17,12 @@ enum SwiftText {
         return lines
     }
 
+    /// `text` as `//` lines at `indent`, wrapped to the width.
+    static func comment(_ text: String, indent: Int) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        return wrap(text, first: pad + "// ", rest: pad + "// ")
+    }
+
     /// Words of `text` after `first` on the first line and `rest` on the others, up to the width.
     static func wrap(_ text: String, first: String, rest: String) -> [String] {
         var lines: [String] = []

@@ -5,56 +5,74 @@ extension BCResponse {
     /// (t=3), follows (t=4) and memos (t=19). Each of those structs exposes these as its own properties
     /// (`comment.speech`, `join.isModerator`) through dynamic member lookup.
     public struct CommentAttributes: Hashable, Sendable, Codable {
-        /// `speech`: the text-to-speech line, `""` or "name text".
-        @OptionalForcibleString public var speech: String?
-        /// `is_moderator`: the user moderates this live.
-        @OptionalForcibleBool public var isModerator: Bool?
-        /// `is_cheerleader`: the user is a cheerleader of this streamer.
-        @OptionalForcibleBool public var isCheerleader: Bool?
-        /// `yell_rank`: the user's cheer rank.
-        @Forcible public var yellRank: YellRank?
-        /// `yell_level`: the user's cheer level.
-        @OptionalForcibleInt public var yellLevel: Int?
-        /// `linked_live_owner_name`: set when the user came over from a linked live.
-        @OptionalForcibleString public var linkedLiveOwnerName: String?
-        /// `description`: an extra line shown under the message.
-        @OptionalForcibleString public var descriptionText: String?
-        /// `collab_streamer_ac`: the collab streamer's display name, during a collab.
-        @OptionalForcibleString public var collabStreamerName: String?
-        /// `avatar_body_image_url`: the user's avatar image.
-        @OptionalForcibleString public var avatarBodyImageURL: String?
-        /// `created_at`: when it was sent, unix seconds. A wire extra, not in the app's class.
-        @OptionalForcibleInt public var createdAt: Int?
-        /// `d`: always 1 in captures; meaning unknown. A wire extra.
-        @OptionalForcibleInt public var d: Int?
-        /// `push_image_url`: an image for push notifications. A wire extra.
-        @OptionalForcibleString public var pushImageURL: String?
-        /// `vip_rank`: read by one third-party client; not confirmed elsewhere.
-        @OptionalForcibleInt public var vipRank: Int?
-        /// `profile_frame_image_url`: read by one third-party client; not confirmed elsewhere.
-        @OptionalForcibleString public var profileFrameImageURL: String?
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(
-            speech: String? = nil, isModerator: Bool? = nil, isCheerleader: Bool? = nil, yellRank: YellRank? = nil,
-            yellLevel: Int? = nil, linkedLiveOwnerName: String? = nil, descriptionText: String? = nil,
-            collabStreamerName: String? = nil, avatarBodyImageURL: String? = nil, createdAt: Int? = nil, d: Int? = nil,
-            pushImageURL: String? = nil, vipRank: Int? = nil, profileFrameImageURL: String? = nil
-        ) {
-            self.speech = speech
-            self.isModerator = isModerator
-            self.isCheerleader = isCheerleader
-            self.yellRank = yellRank
-            self.yellLevel = yellLevel
-            self.linkedLiveOwnerName = linkedLiveOwnerName
-            self.descriptionText = descriptionText
-            self.collabStreamerName = collabStreamerName
-            self.avatarBodyImageURL = avatarBodyImageURL
-            self.createdAt = createdAt
-            self.d = d
-            self.pushImageURL = pushImageURL
-            self.vipRank = vipRank
-            self.profileFrameImageURL = profileFrameImageURL
+        /// `speech`: the text-to-speech line, `""` or "name text".
+        public var speech: String? { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
+        var _speech: OptionalForcibleString
+        /// `is_moderator`: the user moderates this live.
+        public var isModerator: Bool? { get { _isModerator.wrappedValue } set { _isModerator.wrappedValue = newValue } }
+        var _isModerator: OptionalForcibleBool
+        /// `is_cheerleader`: the user is a cheerleader of this streamer.
+        public var isCheerleader: Bool? {
+            get { _isCheerleader.wrappedValue }
+            set { _isCheerleader.wrappedValue = newValue }
         }
+        var _isCheerleader: OptionalForcibleBool
+        /// `yell_rank`: the user's cheer rank.
+        public var yellRank: YellRank? { get { _yellRank.wrappedValue } set { _yellRank.wrappedValue = newValue } }
+        var _yellRank: Forcible<YellRank?>
+        /// `yell_level`: the user's cheer level.
+        public var yellLevel: Int? { get { _yellLevel.wrappedValue } set { _yellLevel.wrappedValue = newValue } }
+        var _yellLevel: OptionalForcibleInt
+        /// `linked_live_owner_name`: set when the user came over from a linked live.
+        public var linkedLiveOwnerName: String? {
+            get { _linkedLiveOwnerName.wrappedValue }
+            set { _linkedLiveOwnerName.wrappedValue = newValue }
+        }
+        var _linkedLiveOwnerName: OptionalForcibleString
+        /// `description`: an extra line shown under the message.
+        public var descriptionText: String? {
+            get { _descriptionText.wrappedValue }
+            set { _descriptionText.wrappedValue = newValue }
+        }
+        var _descriptionText: OptionalForcibleString
+        /// `collab_streamer_ac`: the collab streamer's display name, during a collab.
+        public var collabStreamerName: String? {
+            get { _collabStreamerName.wrappedValue }
+            set { _collabStreamerName.wrappedValue = newValue }
+        }
+        var _collabStreamerName: OptionalForcibleString
+        /// `avatar_body_image_url`: the user's avatar image.
+        public var avatarBodyImageURL: String? {
+            get { _avatarBodyImageURL.wrappedValue }
+            set { _avatarBodyImageURL.wrappedValue = newValue }
+        }
+        var _avatarBodyImageURL: OptionalForcibleString
+        /// `created_at`: when it was sent, unix seconds. A wire extra, not in the app's class.
+        public var createdAt: Int? { get { _createdAt.wrappedValue } set { _createdAt.wrappedValue = newValue } }
+        var _createdAt: OptionalForcibleInt
+        /// `d`: always 1 in captures; meaning unknown. A wire extra.
+        public var d: Int? { get { _d.wrappedValue } set { _d.wrappedValue = newValue } }
+        var _d: OptionalForcibleInt
+        /// `push_image_url`: an image for push notifications. A wire extra.
+        public var pushImageURL: String? {
+            get { _pushImageURL.wrappedValue }
+            set { _pushImageURL.wrappedValue = newValue }
+        }
+        var _pushImageURL: OptionalForcibleString
+        /// `vip_rank`: read by one third-party client; not confirmed elsewhere.
+        public var vipRank: Int? { get { _vipRank.wrappedValue } set { _vipRank.wrappedValue = newValue } }
+        var _vipRank: OptionalForcibleInt
+        /// `profile_frame_image_url`: read by one third-party client; not confirmed elsewhere.
+        public var profileFrameImageURL: String? {
+            get { _profileFrameImageURL.wrappedValue }
+            set { _profileFrameImageURL.wrappedValue = newValue }
+        }
+        var _profileFrameImageURL: OptionalForcibleString
 
         enum CodingKeys: String, CodingKey {
             case speech
@@ -71,24 +89,6 @@ extension BCResponse {
             case pushImageURL = "push_image_url"
             case vipRank = "vip_rank"
             case profileFrameImageURL = "profile_frame_image_url"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _speech = try container.decode(OptionalForcibleString.self, forKey: .speech)
-            _isModerator = try container.decode(OptionalForcibleBool.self, forKey: .isModerator)
-            _isCheerleader = try container.decode(OptionalForcibleBool.self, forKey: .isCheerleader)
-            _yellRank = try container.decode(Forcible<YellRank?>.self, forKey: .yellRank)
-            _yellLevel = try container.decode(OptionalForcibleInt.self, forKey: .yellLevel)
-            _linkedLiveOwnerName = try container.decode(OptionalForcibleString.self, forKey: .linkedLiveOwnerName)
-            _descriptionText = try container.decode(OptionalForcibleString.self, forKey: .descriptionText)
-            _collabStreamerName = try container.decode(OptionalForcibleString.self, forKey: .collabStreamerName)
-            _avatarBodyImageURL = try container.decode(OptionalForcibleString.self, forKey: .avatarBodyImageURL)
-            _createdAt = try container.decode(OptionalForcibleInt.self, forKey: .createdAt)
-            _d = try container.decode(OptionalForcibleInt.self, forKey: .d)
-            _pushImageURL = try container.decode(OptionalForcibleString.self, forKey: .pushImageURL)
-            _vipRank = try container.decode(OptionalForcibleInt.self, forKey: .vipRank)
-            _profileFrameImageURL = try container.decode(OptionalForcibleString.self, forKey: .profileFrameImageURL)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -175,6 +175,47 @@ extension BCResponse {
 }
 
 extension BCResponse.CommentAttributes {
+    public init(
+        speech: String? = nil, isModerator: Bool? = nil, isCheerleader: Bool? = nil, yellRank: YellRank? = nil,
+        yellLevel: Int? = nil, linkedLiveOwnerName: String? = nil, descriptionText: String? = nil,
+        collabStreamerName: String? = nil, avatarBodyImageURL: String? = nil, createdAt: Int? = nil, d: Int? = nil,
+        pushImageURL: String? = nil, vipRank: Int? = nil, profileFrameImageURL: String? = nil
+    ) {
+        self.init(
+            _speech: OptionalForcibleString(wrappedValue: speech),
+            _isModerator: OptionalForcibleBool(wrappedValue: isModerator),
+            _isCheerleader: OptionalForcibleBool(wrappedValue: isCheerleader),
+            _yellRank: Forcible<YellRank?>(wrappedValue: yellRank),
+            _yellLevel: OptionalForcibleInt(wrappedValue: yellLevel),
+            _linkedLiveOwnerName: OptionalForcibleString(wrappedValue: linkedLiveOwnerName),
+            _descriptionText: OptionalForcibleString(wrappedValue: descriptionText),
+            _collabStreamerName: OptionalForcibleString(wrappedValue: collabStreamerName),
+            _avatarBodyImageURL: OptionalForcibleString(wrappedValue: avatarBodyImageURL),
+            _createdAt: OptionalForcibleInt(wrappedValue: createdAt), _d: OptionalForcibleInt(wrappedValue: d),
+            _pushImageURL: OptionalForcibleString(wrappedValue: pushImageURL),
+            _vipRank: OptionalForcibleInt(wrappedValue: vipRank),
+            _profileFrameImageURL: OptionalForcibleString(wrappedValue: profileFrameImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _speech = try container.decode(OptionalForcibleString.self, forKey: .speech)
+        _isModerator = try container.decode(OptionalForcibleBool.self, forKey: .isModerator)
+        _isCheerleader = try container.decode(OptionalForcibleBool.self, forKey: .isCheerleader)
+        _yellRank = try container.decode(Forcible<YellRank?>.self, forKey: .yellRank)
+        _yellLevel = try container.decode(OptionalForcibleInt.self, forKey: .yellLevel)
+        _linkedLiveOwnerName = try container.decode(OptionalForcibleString.self, forKey: .linkedLiveOwnerName)
+        _descriptionText = try container.decode(OptionalForcibleString.self, forKey: .descriptionText)
+        _collabStreamerName = try container.decode(OptionalForcibleString.self, forKey: .collabStreamerName)
+        _avatarBodyImageURL = try container.decode(OptionalForcibleString.self, forKey: .avatarBodyImageURL)
+        _createdAt = try container.decode(OptionalForcibleInt.self, forKey: .createdAt)
+        _d = try container.decode(OptionalForcibleInt.self, forKey: .d)
+        _pushImageURL = try container.decode(OptionalForcibleString.self, forKey: .pushImageURL)
+        _vipRank = try container.decode(OptionalForcibleInt.self, forKey: .vipRank)
+        _profileFrameImageURL = try container.decode(OptionalForcibleString.self, forKey: .profileFrameImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var speech: String?
         var isModerator: Bool?
@@ -279,19 +320,19 @@ extension BCResponse.CommentAttributes {
             ])
         }
         self.init(
-            speech: speech,
-            isModerator: isModerator,
-            isCheerleader: isCheerleader,
-            yellRank: yellRank,
-            yellLevel: yellLevel,
-            linkedLiveOwnerName: linkedLiveOwnerName,
-            descriptionText: descriptionText,
-            collabStreamerName: collabStreamerName,
-            avatarBodyImageURL: avatarBodyImageURL,
-            createdAt: createdAt,
-            d: d,
-            pushImageURL: pushImageURL,
-            vipRank: vipRank,
-            profileFrameImageURL: profileFrameImageURL)
+            _speech: OptionalForcibleString(wrappedValue: speech),
+            _isModerator: OptionalForcibleBool(wrappedValue: isModerator),
+            _isCheerleader: OptionalForcibleBool(wrappedValue: isCheerleader),
+            _yellRank: Forcible<YellRank?>(wrappedValue: yellRank),
+            _yellLevel: OptionalForcibleInt(wrappedValue: yellLevel),
+            _linkedLiveOwnerName: OptionalForcibleString(wrappedValue: linkedLiveOwnerName),
+            _descriptionText: OptionalForcibleString(wrappedValue: descriptionText),
+            _collabStreamerName: OptionalForcibleString(wrappedValue: collabStreamerName),
+            _avatarBodyImageURL: OptionalForcibleString(wrappedValue: avatarBodyImageURL),
+            _createdAt: OptionalForcibleInt(wrappedValue: createdAt),
+            _d: OptionalForcibleInt(wrappedValue: d),
+            _pushImageURL: OptionalForcibleString(wrappedValue: pushImageURL),
+            _vipRank: OptionalForcibleInt(wrappedValue: vipRank),
+            _profileFrameImageURL: OptionalForcibleString(wrappedValue: profileFrameImageURL))
     }
 }

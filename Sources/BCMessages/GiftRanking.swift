@@ -7,96 +7,135 @@ extension BCResponse {
     /// incomplete ranking never costs the gift it came with. The event ranking message (t=89,
     /// `GiftRankingChanged`) reports the same `ei`, `iae`, `nt`, `r`, `rt`, `rp` on its own.
     public struct GiftRanking: Hashable, Sendable, Codable {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// `ei`: the event id.
-        @OptionalForcibleInt public var eventID: Int?
+        public var eventID: Int? { get { _eventID.wrappedValue } set { _eventID.wrappedValue = newValue } }
+        var _eventID: OptionalForcibleInt
         /// `et`: the event title.
-        @OptionalForcibleString public var eventTitle: String?
+        public var eventTitle: String? { get { _eventTitle.wrappedValue } set { _eventTitle.wrappedValue = newValue } }
+        var _eventTitle: OptionalForcibleString
         /// `eiu`: the event icon URL.
-        @OptionalForcibleString public var eventIconURL: String?
+        public var eventIconURL: String? {
+            get { _eventIconURL.wrappedValue }
+            set { _eventIconURL.wrappedValue = newValue }
+        }
+        var _eventIconURL: OptionalForcibleString
         /// `iae`: the event is an app (game) event.
-        @OptionalForcibleBool public var isAppEvent: Bool?
+        public var isAppEvent: Bool? { get { _isAppEvent.wrappedValue } set { _isAppEvent.wrappedValue = newValue } }
+        var _isAppEvent: OptionalForcibleBool
         /// `is_focus`: the event is the one in focus.
-        @OptionalForcibleBool public var isFocus: Bool?
+        public var isFocus: Bool? { get { _isFocus.wrappedValue } set { _isFocus.wrappedValue = newValue } }
+        var _isFocus: OptionalForcibleBool
         /// `nt`: when the ranking was computed, a nanosecond timestamp (orders updates).
-        @OptionalForcibleInt public var nanoTime: Int?
+        public var nanoTime: Int? { get { _nanoTime.wrappedValue } set { _nanoTime.wrappedValue = newValue } }
+        var _nanoTime: OptionalForcibleInt
         /// `r`: the rank.
-        @OptionalForcibleInt public var rank: Int?
+        public var rank: Int? { get { _rank.wrappedValue } set { _rank.wrappedValue = newValue } }
+        var _rank: OptionalForcibleInt
         /// `rt`: the rank as text to show ("12位").
-        @OptionalForcibleString public var rankText: String?
+        public var rankText: String? { get { _rankText.wrappedValue } set { _rankText.wrappedValue = newValue } }
+        var _rankText: OptionalForcibleString
         /// `re`: play the rank-up animation.
-        @OptionalForcibleBool public var showsRankUpAnimation: Bool?
+        public var showsRankUpAnimation: Bool? {
+            get { _showsRankUpAnimation.wrappedValue }
+            set { _showsRankUpAnimation.wrappedValue = newValue }
+        }
+        var _showsRankUpAnimation: OptionalForcibleBool
         /// `rp`: the ranking point.
-        @OptionalForcibleInt public var rankingPoint: Int?
+        public var rankingPoint: Int? {
+            get { _rankingPoint.wrappedValue }
+            set { _rankingPoint.wrappedValue = newValue }
+        }
+        var _rankingPoint: OptionalForcibleInt
         /// `tp`: the total point.
-        @OptionalForcibleInt public var totalPoint: Int?
+        public var totalPoint: Int? { get { _totalPoint.wrappedValue } set { _totalPoint.wrappedValue = newValue } }
+        var _totalPoint: OptionalForcibleInt
         /// `car`: the caster's (streamer's) rank after this gift.
-        @OptionalForcibleInt public var casterRankAfter: Int?
+        public var casterRankAfter: Int? {
+            get { _casterRankAfter.wrappedValue }
+            set { _casterRankAfter.wrappedValue = newValue }
+        }
+        var _casterRankAfter: OptionalForcibleInt
         /// `cbr`: the caster's rank before this gift.
-        @OptionalForcibleInt public var casterRankBefore: Int?
+        public var casterRankBefore: Int? {
+            get { _casterRankBefore.wrappedValue }
+            set { _casterRankBefore.wrappedValue = newValue }
+        }
+        var _casterRankBefore: OptionalForcibleInt
         /// `cg`: the caster's grade.
-        @OptionalForcibleString public var casterGrade: String?
+        public var casterGrade: String? {
+            get { _casterGrade.wrappedValue }
+            set { _casterGrade.wrappedValue = newValue }
+        }
+        var _casterGrade: OptionalForcibleString
         /// `sar`: the sender's rank after this gift.
-        @OptionalForcibleInt public var senderRankAfter: Int?
+        public var senderRankAfter: Int? {
+            get { _senderRankAfter.wrappedValue }
+            set { _senderRankAfter.wrappedValue = newValue }
+        }
+        var _senderRankAfter: OptionalForcibleInt
         /// `sbr`: the sender's rank before this gift.
-        @OptionalForcibleInt public var senderRankBefore: Int?
+        public var senderRankBefore: Int? {
+            get { _senderRankBefore.wrappedValue }
+            set { _senderRankBefore.wrappedValue = newValue }
+        }
+        var _senderRankBefore: OptionalForcibleInt
         /// `sg`: the sender's grade.
-        @OptionalForcibleString public var senderGrade: String?
+        public var senderGrade: String? {
+            get { _senderGrade.wrappedValue }
+            set { _senderGrade.wrappedValue = newValue }
+        }
+        var _senderGrade: OptionalForcibleString
         /// `ibu`: the user is banned from the ranking.
-        @OptionalForcibleBool public var isBannedUser: Bool?
+        public var isBannedUser: Bool? {
+            get { _isBannedUser.wrappedValue }
+            set { _isBannedUser.wrappedValue = newValue }
+        }
+        var _isBannedUser: OptionalForcibleBool
         /// `rap`: the point at which the reward was achieved.
-        @OptionalForcibleInt public var rewardAchievedPoint: Int?
+        public var rewardAchievedPoint: Int? {
+            get { _rewardAchievedPoint.wrappedValue }
+            set { _rewardAchievedPoint.wrappedValue = newValue }
+        }
+        var _rewardAchievedPoint: OptionalForcibleInt
         /// `rnp`: the point needed for the next reward.
-        @OptionalForcibleInt public var rewardNeedPoint: Int?
+        public var rewardNeedPoint: Int? {
+            get { _rewardNeedPoint.wrappedValue }
+            set { _rewardNeedPoint.wrappedValue = newValue }
+        }
+        var _rewardNeedPoint: OptionalForcibleInt
         /// `riu`: the reward icon URL.
-        @OptionalForcibleString public var rewardIconURL: String?
+        public var rewardIconURL: String? {
+            get { _rewardIconURL.wrappedValue }
+            set { _rewardIconURL.wrappedValue = newValue }
+        }
+        var _rewardIconURL: OptionalForcibleString
         /// `ari`: the icons of rewards already achieved.
-        @OptionalForcibleArray public var achievedRewardIconURLs: [String]?
+        public var achievedRewardIconURLs: [String]? {
+            get { _achievedRewardIconURLs.wrappedValue }
+            set { _achievedRewardIconURLs.wrappedValue = newValue }
+        }
+        var _achievedRewardIconURLs: Forcible<[String]?>
         /// `biiu`: the banner icon image URL.
-        @OptionalForcibleString public var bannerIconImageURL: String?
+        public var bannerIconImageURL: String? {
+            get { _bannerIconImageURL.wrappedValue }
+            set { _bannerIconImageURL.wrappedValue = newValue }
+        }
+        var _bannerIconImageURL: OptionalForcibleString
         /// `bilu`: where the banner links to.
-        @OptionalForcibleString public var bannerLinkURL: String?
+        public var bannerLinkURL: String? {
+            get { _bannerLinkURL.wrappedValue }
+            set { _bannerLinkURL.wrappedValue = newValue }
+        }
+        var _bannerLinkURL: OptionalForcibleString
         /// `nrc`: casters ranked near this caster.
         public var nearbyCasters: [NearbyUser]?
         /// `nrs`: senders ranked near this sender.
         public var nearbySenders: [NearbyUser]?
-
-        public init(
-            eventID: Int? = nil, eventTitle: String? = nil, eventIconURL: String? = nil, isAppEvent: Bool? = nil,
-            isFocus: Bool? = nil, nanoTime: Int? = nil, rank: Int? = nil, rankText: String? = nil,
-            showsRankUpAnimation: Bool? = nil, rankingPoint: Int? = nil, totalPoint: Int? = nil,
-            casterRankAfter: Int? = nil, casterRankBefore: Int? = nil, casterGrade: String? = nil,
-            senderRankAfter: Int? = nil, senderRankBefore: Int? = nil, senderGrade: String? = nil,
-            isBannedUser: Bool? = nil, rewardAchievedPoint: Int? = nil, rewardNeedPoint: Int? = nil,
-            rewardIconURL: String? = nil, achievedRewardIconURLs: [String]? = nil, bannerIconImageURL: String? = nil,
-            bannerLinkURL: String? = nil, nearbyCasters: [NearbyUser]? = nil, nearbySenders: [NearbyUser]? = nil
-        ) {
-            self.eventID = eventID
-            self.eventTitle = eventTitle
-            self.eventIconURL = eventIconURL
-            self.isAppEvent = isAppEvent
-            self.isFocus = isFocus
-            self.nanoTime = nanoTime
-            self.rank = rank
-            self.rankText = rankText
-            self.showsRankUpAnimation = showsRankUpAnimation
-            self.rankingPoint = rankingPoint
-            self.totalPoint = totalPoint
-            self.casterRankAfter = casterRankAfter
-            self.casterRankBefore = casterRankBefore
-            self.casterGrade = casterGrade
-            self.senderRankAfter = senderRankAfter
-            self.senderRankBefore = senderRankBefore
-            self.senderGrade = senderGrade
-            self.isBannedUser = isBannedUser
-            self.rewardAchievedPoint = rewardAchievedPoint
-            self.rewardNeedPoint = rewardNeedPoint
-            self.rewardIconURL = rewardIconURL
-            self.achievedRewardIconURLs = achievedRewardIconURLs
-            self.bannerIconImageURL = bannerIconImageURL
-            self.bannerLinkURL = bannerLinkURL
-            self.nearbyCasters = nearbyCasters
-            self.nearbySenders = nearbySenders
-        }
 
         enum CodingKeys: String, CodingKey {
             case eventID = "ei"
@@ -125,36 +164,6 @@ extension BCResponse {
             case bannerLinkURL = "bilu"
             case nearbyCasters = "nrc"
             case nearbySenders = "nrs"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _eventID = try container.decode(OptionalForcibleInt.self, forKey: .eventID)
-            _eventTitle = try container.decode(OptionalForcibleString.self, forKey: .eventTitle)
-            _eventIconURL = try container.decode(OptionalForcibleString.self, forKey: .eventIconURL)
-            _isAppEvent = try container.decode(OptionalForcibleBool.self, forKey: .isAppEvent)
-            _isFocus = try container.decode(OptionalForcibleBool.self, forKey: .isFocus)
-            _nanoTime = try container.decode(OptionalForcibleInt.self, forKey: .nanoTime)
-            _rank = try container.decode(OptionalForcibleInt.self, forKey: .rank)
-            _rankText = try container.decode(OptionalForcibleString.self, forKey: .rankText)
-            _showsRankUpAnimation = try container.decode(OptionalForcibleBool.self, forKey: .showsRankUpAnimation)
-            _rankingPoint = try container.decode(OptionalForcibleInt.self, forKey: .rankingPoint)
-            _totalPoint = try container.decode(OptionalForcibleInt.self, forKey: .totalPoint)
-            _casterRankAfter = try container.decode(OptionalForcibleInt.self, forKey: .casterRankAfter)
-            _casterRankBefore = try container.decode(OptionalForcibleInt.self, forKey: .casterRankBefore)
-            _casterGrade = try container.decode(OptionalForcibleString.self, forKey: .casterGrade)
-            _senderRankAfter = try container.decode(OptionalForcibleInt.self, forKey: .senderRankAfter)
-            _senderRankBefore = try container.decode(OptionalForcibleInt.self, forKey: .senderRankBefore)
-            _senderGrade = try container.decode(OptionalForcibleString.self, forKey: .senderGrade)
-            _isBannedUser = try container.decode(OptionalForcibleBool.self, forKey: .isBannedUser)
-            _rewardAchievedPoint = try container.decode(OptionalForcibleInt.self, forKey: .rewardAchievedPoint)
-            _rewardNeedPoint = try container.decode(OptionalForcibleInt.self, forKey: .rewardNeedPoint)
-            _rewardIconURL = try container.decode(OptionalForcibleString.self, forKey: .rewardIconURL)
-            _achievedRewardIconURLs = try container.decode(Forcible<[String]?>.self, forKey: .achievedRewardIconURLs)
-            _bannerIconImageURL = try container.decode(OptionalForcibleString.self, forKey: .bannerIconImageURL)
-            _bannerLinkURL = try container.decode(OptionalForcibleString.self, forKey: .bannerLinkURL)
-            nearbyCasters = try container.decodeIfPresent([NearbyUser].self, forKey: .nearbyCasters)
-            nearbySenders = try container.decodeIfPresent([NearbyUser].self, forKey: .nearbySenders)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -310,33 +319,38 @@ extension BCResponse {
 
         /// A user ranked near the gift's caster or sender (`nrc`, `nrs`), in short keys.
         public struct NearbyUser: Hashable, Sendable, Codable {
-            /// `u`: the user's id.
-            @OptionalForcibleString public var userID: String?
-            /// `n`: the display name.
-            @OptionalForcibleString public var name: String?
-            /// `iu`: the profile icon URL.
-            @OptionalForcibleString public var iconURL: String?
-            /// `biu`: the badge image URL.
-            @OptionalForcibleString public var badgeImageURL: String?
-            /// `liu`: the label image URL.
-            @OptionalForcibleString public var labelImageURL: String?
-            /// `r`: the user's rank.
-            @OptionalForcibleInt public var rank: Int?
-            /// `gp`: the user's gift point.
-            @OptionalForcibleInt public var giftPoint: Int?
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(
-                userID: String? = nil, name: String? = nil, iconURL: String? = nil, badgeImageURL: String? = nil,
-                labelImageURL: String? = nil, rank: Int? = nil, giftPoint: Int? = nil
-            ) {
-                self.userID = userID
-                self.name = name
-                self.iconURL = iconURL
-                self.badgeImageURL = badgeImageURL
-                self.labelImageURL = labelImageURL
-                self.rank = rank
-                self.giftPoint = giftPoint
+            /// `u`: the user's id.
+            public var userID: String? { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+            var _userID: OptionalForcibleString
+            /// `n`: the display name.
+            public var name: String? { get { _name.wrappedValue } set { _name.wrappedValue = newValue } }
+            var _name: OptionalForcibleString
+            /// `iu`: the profile icon URL.
+            public var iconURL: String? { get { _iconURL.wrappedValue } set { _iconURL.wrappedValue = newValue } }
+            var _iconURL: OptionalForcibleString
+            /// `biu`: the badge image URL.
+            public var badgeImageURL: String? {
+                get { _badgeImageURL.wrappedValue }
+                set { _badgeImageURL.wrappedValue = newValue }
             }
+            var _badgeImageURL: OptionalForcibleString
+            /// `liu`: the label image URL.
+            public var labelImageURL: String? {
+                get { _labelImageURL.wrappedValue }
+                set { _labelImageURL.wrappedValue = newValue }
+            }
+            var _labelImageURL: OptionalForcibleString
+            /// `r`: the user's rank.
+            public var rank: Int? { get { _rank.wrappedValue } set { _rank.wrappedValue = newValue } }
+            var _rank: OptionalForcibleInt
+            /// `gp`: the user's gift point.
+            public var giftPoint: Int? { get { _giftPoint.wrappedValue } set { _giftPoint.wrappedValue = newValue } }
+            var _giftPoint: OptionalForcibleInt
 
             enum CodingKeys: String, CodingKey {
                 case userID = "u"
@@ -346,17 +360,6 @@ extension BCResponse {
                 case labelImageURL = "liu"
                 case rank = "r"
                 case giftPoint = "gp"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _userID = try container.decode(OptionalForcibleString.self, forKey: .userID)
-                _name = try container.decode(OptionalForcibleString.self, forKey: .name)
-                _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
-                _badgeImageURL = try container.decode(OptionalForcibleString.self, forKey: .badgeImageURL)
-                _labelImageURL = try container.decode(OptionalForcibleString.self, forKey: .labelImageURL)
-                _rank = try container.decode(OptionalForcibleInt.self, forKey: .rank)
-                _giftPoint = try container.decode(OptionalForcibleInt.self, forKey: .giftPoint)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -409,6 +412,75 @@ extension BCResponse {
 }
 
 extension BCResponse.GiftRanking {
+    public init(
+        eventID: Int? = nil, eventTitle: String? = nil, eventIconURL: String? = nil, isAppEvent: Bool? = nil,
+        isFocus: Bool? = nil, nanoTime: Int? = nil, rank: Int? = nil, rankText: String? = nil,
+        showsRankUpAnimation: Bool? = nil, rankingPoint: Int? = nil, totalPoint: Int? = nil,
+        casterRankAfter: Int? = nil, casterRankBefore: Int? = nil, casterGrade: String? = nil,
+        senderRankAfter: Int? = nil, senderRankBefore: Int? = nil, senderGrade: String? = nil,
+        isBannedUser: Bool? = nil, rewardAchievedPoint: Int? = nil, rewardNeedPoint: Int? = nil,
+        rewardIconURL: String? = nil, achievedRewardIconURLs: [String]? = nil, bannerIconImageURL: String? = nil,
+        bannerLinkURL: String? = nil, nearbyCasters: [BCResponse.GiftRanking.NearbyUser]? = nil,
+        nearbySenders: [BCResponse.GiftRanking.NearbyUser]? = nil
+    ) {
+        self.init(
+            _eventID: OptionalForcibleInt(wrappedValue: eventID),
+            _eventTitle: OptionalForcibleString(wrappedValue: eventTitle),
+            _eventIconURL: OptionalForcibleString(wrappedValue: eventIconURL),
+            _isAppEvent: OptionalForcibleBool(wrappedValue: isAppEvent),
+            _isFocus: OptionalForcibleBool(wrappedValue: isFocus),
+            _nanoTime: OptionalForcibleInt(wrappedValue: nanoTime), _rank: OptionalForcibleInt(wrappedValue: rank),
+            _rankText: OptionalForcibleString(wrappedValue: rankText),
+            _showsRankUpAnimation: OptionalForcibleBool(wrappedValue: showsRankUpAnimation),
+            _rankingPoint: OptionalForcibleInt(wrappedValue: rankingPoint),
+            _totalPoint: OptionalForcibleInt(wrappedValue: totalPoint),
+            _casterRankAfter: OptionalForcibleInt(wrappedValue: casterRankAfter),
+            _casterRankBefore: OptionalForcibleInt(wrappedValue: casterRankBefore),
+            _casterGrade: OptionalForcibleString(wrappedValue: casterGrade),
+            _senderRankAfter: OptionalForcibleInt(wrappedValue: senderRankAfter),
+            _senderRankBefore: OptionalForcibleInt(wrappedValue: senderRankBefore),
+            _senderGrade: OptionalForcibleString(wrappedValue: senderGrade),
+            _isBannedUser: OptionalForcibleBool(wrappedValue: isBannedUser),
+            _rewardAchievedPoint: OptionalForcibleInt(wrappedValue: rewardAchievedPoint),
+            _rewardNeedPoint: OptionalForcibleInt(wrappedValue: rewardNeedPoint),
+            _rewardIconURL: OptionalForcibleString(wrappedValue: rewardIconURL),
+            _achievedRewardIconURLs: Forcible<[String]?>(wrappedValue: achievedRewardIconURLs),
+            _bannerIconImageURL: OptionalForcibleString(wrappedValue: bannerIconImageURL),
+            _bannerLinkURL: OptionalForcibleString(wrappedValue: bannerLinkURL), nearbyCasters: nearbyCasters,
+            nearbySenders: nearbySenders
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _eventID = try container.decode(OptionalForcibleInt.self, forKey: .eventID)
+        _eventTitle = try container.decode(OptionalForcibleString.self, forKey: .eventTitle)
+        _eventIconURL = try container.decode(OptionalForcibleString.self, forKey: .eventIconURL)
+        _isAppEvent = try container.decode(OptionalForcibleBool.self, forKey: .isAppEvent)
+        _isFocus = try container.decode(OptionalForcibleBool.self, forKey: .isFocus)
+        _nanoTime = try container.decode(OptionalForcibleInt.self, forKey: .nanoTime)
+        _rank = try container.decode(OptionalForcibleInt.self, forKey: .rank)
+        _rankText = try container.decode(OptionalForcibleString.self, forKey: .rankText)
+        _showsRankUpAnimation = try container.decode(OptionalForcibleBool.self, forKey: .showsRankUpAnimation)
+        _rankingPoint = try container.decode(OptionalForcibleInt.self, forKey: .rankingPoint)
+        _totalPoint = try container.decode(OptionalForcibleInt.self, forKey: .totalPoint)
+        _casterRankAfter = try container.decode(OptionalForcibleInt.self, forKey: .casterRankAfter)
+        _casterRankBefore = try container.decode(OptionalForcibleInt.self, forKey: .casterRankBefore)
+        _casterGrade = try container.decode(OptionalForcibleString.self, forKey: .casterGrade)
+        _senderRankAfter = try container.decode(OptionalForcibleInt.self, forKey: .senderRankAfter)
+        _senderRankBefore = try container.decode(OptionalForcibleInt.self, forKey: .senderRankBefore)
+        _senderGrade = try container.decode(OptionalForcibleString.self, forKey: .senderGrade)
+        _isBannedUser = try container.decode(OptionalForcibleBool.self, forKey: .isBannedUser)
+        _rewardAchievedPoint = try container.decode(OptionalForcibleInt.self, forKey: .rewardAchievedPoint)
+        _rewardNeedPoint = try container.decode(OptionalForcibleInt.self, forKey: .rewardNeedPoint)
+        _rewardIconURL = try container.decode(OptionalForcibleString.self, forKey: .rewardIconURL)
+        _achievedRewardIconURLs = try container.decode(Forcible<[String]?>.self, forKey: .achievedRewardIconURLs)
+        _bannerIconImageURL = try container.decode(OptionalForcibleString.self, forKey: .bannerIconImageURL)
+        _bannerLinkURL = try container.decode(OptionalForcibleString.self, forKey: .bannerLinkURL)
+        nearbyCasters = try container.decodeIfPresent([BCResponse.GiftRanking.NearbyUser].self, forKey: .nearbyCasters)
+        nearbySenders = try container.decodeIfPresent([BCResponse.GiftRanking.NearbyUser].self, forKey: .nearbySenders)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var eventID: Int?
         var eventTitle: String?
@@ -542,36 +614,60 @@ extension BCResponse.GiftRanking {
             ])
         }
         self.init(
-            eventID: eventID,
-            eventTitle: eventTitle,
-            eventIconURL: eventIconURL,
-            isAppEvent: isAppEvent,
-            isFocus: isFocus,
-            nanoTime: nanoTime,
-            rank: rank,
-            rankText: rankText,
-            showsRankUpAnimation: showsRankUpAnimation,
-            rankingPoint: rankingPoint,
-            totalPoint: totalPoint,
-            casterRankAfter: casterRankAfter,
-            casterRankBefore: casterRankBefore,
-            casterGrade: casterGrade,
-            senderRankAfter: senderRankAfter,
-            senderRankBefore: senderRankBefore,
-            senderGrade: senderGrade,
-            isBannedUser: isBannedUser,
-            rewardAchievedPoint: rewardAchievedPoint,
-            rewardNeedPoint: rewardNeedPoint,
-            rewardIconURL: rewardIconURL,
-            achievedRewardIconURLs: achievedRewardIconURLs,
-            bannerIconImageURL: bannerIconImageURL,
-            bannerLinkURL: bannerLinkURL,
+            _eventID: OptionalForcibleInt(wrappedValue: eventID),
+            _eventTitle: OptionalForcibleString(wrappedValue: eventTitle),
+            _eventIconURL: OptionalForcibleString(wrappedValue: eventIconURL),
+            _isAppEvent: OptionalForcibleBool(wrappedValue: isAppEvent),
+            _isFocus: OptionalForcibleBool(wrappedValue: isFocus),
+            _nanoTime: OptionalForcibleInt(wrappedValue: nanoTime),
+            _rank: OptionalForcibleInt(wrappedValue: rank),
+            _rankText: OptionalForcibleString(wrappedValue: rankText),
+            _showsRankUpAnimation: OptionalForcibleBool(wrappedValue: showsRankUpAnimation),
+            _rankingPoint: OptionalForcibleInt(wrappedValue: rankingPoint),
+            _totalPoint: OptionalForcibleInt(wrappedValue: totalPoint),
+            _casterRankAfter: OptionalForcibleInt(wrappedValue: casterRankAfter),
+            _casterRankBefore: OptionalForcibleInt(wrappedValue: casterRankBefore),
+            _casterGrade: OptionalForcibleString(wrappedValue: casterGrade),
+            _senderRankAfter: OptionalForcibleInt(wrappedValue: senderRankAfter),
+            _senderRankBefore: OptionalForcibleInt(wrappedValue: senderRankBefore),
+            _senderGrade: OptionalForcibleString(wrappedValue: senderGrade),
+            _isBannedUser: OptionalForcibleBool(wrappedValue: isBannedUser),
+            _rewardAchievedPoint: OptionalForcibleInt(wrappedValue: rewardAchievedPoint),
+            _rewardNeedPoint: OptionalForcibleInt(wrappedValue: rewardNeedPoint),
+            _rewardIconURL: OptionalForcibleString(wrappedValue: rewardIconURL),
+            _achievedRewardIconURLs: Forcible<[String]?>(wrappedValue: achievedRewardIconURLs),
+            _bannerIconImageURL: OptionalForcibleString(wrappedValue: bannerIconImageURL),
+            _bannerLinkURL: OptionalForcibleString(wrappedValue: bannerLinkURL),
             nearbyCasters: nearbyCasters,
             nearbySenders: nearbySenders)
     }
 }
 
 extension BCResponse.GiftRanking.NearbyUser {
+    public init(
+        userID: String? = nil, name: String? = nil, iconURL: String? = nil, badgeImageURL: String? = nil,
+        labelImageURL: String? = nil, rank: Int? = nil, giftPoint: Int? = nil
+    ) {
+        self.init(
+            _userID: OptionalForcibleString(wrappedValue: userID), _name: OptionalForcibleString(wrappedValue: name),
+            _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _badgeImageURL: OptionalForcibleString(wrappedValue: badgeImageURL),
+            _labelImageURL: OptionalForcibleString(wrappedValue: labelImageURL),
+            _rank: OptionalForcibleInt(wrappedValue: rank), _giftPoint: OptionalForcibleInt(wrappedValue: giftPoint)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _userID = try container.decode(OptionalForcibleString.self, forKey: .userID)
+        _name = try container.decode(OptionalForcibleString.self, forKey: .name)
+        _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
+        _badgeImageURL = try container.decode(OptionalForcibleString.self, forKey: .badgeImageURL)
+        _labelImageURL = try container.decode(OptionalForcibleString.self, forKey: .labelImageURL)
+        _rank = try container.decode(OptionalForcibleInt.self, forKey: .rank)
+        _giftPoint = try container.decode(OptionalForcibleInt.self, forKey: .giftPoint)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var userID: String?
         var name: String?
@@ -618,12 +714,12 @@ extension BCResponse.GiftRanking.NearbyUser {
             object.noteKeys(["biu", "gp", "iu", "liu", "n", "r", "u"])
         }
         self.init(
-            userID: userID,
-            name: name,
-            iconURL: iconURL,
-            badgeImageURL: badgeImageURL,
-            labelImageURL: labelImageURL,
-            rank: rank,
-            giftPoint: giftPoint)
+            _userID: OptionalForcibleString(wrappedValue: userID),
+            _name: OptionalForcibleString(wrappedValue: name),
+            _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _badgeImageURL: OptionalForcibleString(wrappedValue: badgeImageURL),
+            _labelImageURL: OptionalForcibleString(wrappedValue: labelImageURL),
+            _rank: OptionalForcibleInt(wrappedValue: rank),
+            _giftPoint: OptionalForcibleInt(wrappedValue: giftPoint))
     }
 }

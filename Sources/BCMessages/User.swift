@@ -4,35 +4,35 @@ extension BCResponse {
     /// The user block that most user-attributed kinds carry, flattened into the message: `u`, `ac`, `iurl`,
     /// `burl`. One type for every kind, so code that shows "who did it" works for all of them.
     public struct User: Hashable, Sendable, Codable {
-        /// `u`: the user's id. A string on the wire, but a number is accepted and kept digit for digit.
-        @ForcibleString public var id: String
-        /// `ac`: the display name.
-        @ForcibleString public var name: String
-        /// `iurl`: the profile image URL (often `""`); absent from some kinds.
-        @OptionalForcibleString public var profileImageURL: String?
-        /// `burl`: the badge image URL (often `""`); absent from some kinds.
-        @OptionalForcibleString public var badgeImageURL: String?
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(id: String, name: String, profileImageURL: String? = nil, badgeImageURL: String? = nil) {
-            self.id = id
-            self.name = name
-            self.profileImageURL = profileImageURL
-            self.badgeImageURL = badgeImageURL
+        /// `u`: the user's id. A string on the wire, but a number is accepted and kept digit for digit.
+        public var id: String { get { _id.wrappedValue } set { _id.wrappedValue = newValue } }
+        var _id: ForcibleString
+        /// `ac`: the display name.
+        public var name: String { get { _name.wrappedValue } set { _name.wrappedValue = newValue } }
+        var _name: ForcibleString
+        /// `iurl`: the profile image URL (often `""`); absent from some kinds.
+        public var profileImageURL: String? {
+            get { _profileImageURL.wrappedValue }
+            set { _profileImageURL.wrappedValue = newValue }
         }
+        var _profileImageURL: OptionalForcibleString
+        /// `burl`: the badge image URL (often `""`); absent from some kinds.
+        public var badgeImageURL: String? {
+            get { _badgeImageURL.wrappedValue }
+            set { _badgeImageURL.wrappedValue = newValue }
+        }
+        var _badgeImageURL: OptionalForcibleString
 
         enum CodingKeys: String, CodingKey {
             case id = "u"
             case name = "ac"
             case profileImageURL = "iurl"
             case badgeImageURL = "burl"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _id = try container.decode(ForcibleString.self, forKey: .id)
-            _name = try container.decode(ForcibleString.self, forKey: .name)
-            _profileImageURL = try container.decode(OptionalForcibleString.self, forKey: .profileImageURL)
-            _badgeImageURL = try container.decode(OptionalForcibleString.self, forKey: .badgeImageURL)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -65,6 +65,22 @@ extension BCResponse {
 }
 
 extension BCResponse.User {
+    public init(id: String, name: String, profileImageURL: String? = nil, badgeImageURL: String? = nil) {
+        self.init(
+            _id: ForcibleString(wrappedValue: id), _name: ForcibleString(wrappedValue: name),
+            _profileImageURL: OptionalForcibleString(wrappedValue: profileImageURL),
+            _badgeImageURL: OptionalForcibleString(wrappedValue: badgeImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _id = try container.decode(ForcibleString.self, forKey: .id)
+        _name = try container.decode(ForcibleString.self, forKey: .name)
+        _profileImageURL = try container.decode(OptionalForcibleString.self, forKey: .profileImageURL)
+        _badgeImageURL = try container.decode(OptionalForcibleString.self, forKey: .badgeImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var id: String?
         var name: String?
@@ -100,9 +116,9 @@ extension BCResponse.User {
         }
         guard let id, let name else { throw FastMiss() }
         self.init(
-            id: id,
-            name: name,
-            profileImageURL: profileImageURL,
-            badgeImageURL: badgeImageURL)
+            _id: ForcibleString(wrappedValue: id),
+            _name: ForcibleString(wrappedValue: name),
+            _profileImageURL: OptionalForcibleString(wrappedValue: profileImageURL),
+            _badgeImageURL: OptionalForcibleString(wrappedValue: badgeImageURL))
     }
 }

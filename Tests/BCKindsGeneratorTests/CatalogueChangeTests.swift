@@ -30,16 +30,21 @@ import Testing
         let swift = try Self.file("Kinds/ViewerCountChanged.swift")
         for line in [
             "        /// `peak_viewer_num`: the most viewers at once in this live.",
-            "        @OptionalForcibleInt public var peakViewerCount: Int?",
-            "        public init(onlineViewerCount: Int, totalViewerCount: Int, peakViewerCount: Int? = nil) {",
+            // A public property over the wrapper that stores it (a plain stored property, see `StructEmitter`).
+            "        public var peakViewerCount: Int? {",
+            "            get { _peakViewerCount.wrappedValue }",
+            "        var _peakViewerCount: OptionalForcibleInt",
+            // The initializers, in the extension after the struct.
+            "    public init(onlineViewerCount: Int, totalViewerCount: Int, peakViewerCount: Int? = nil) {",
+            "            _peakViewerCount: OptionalForcibleInt(wrappedValue: peakViewerCount)",
             "            case peakViewerCount = \"peak_viewer_num\"",
-            "            _peakViewerCount = try container.decode(OptionalForcibleInt.self, forKey: .peakViewerCount)",
+            "        _peakViewerCount = try container.decode(OptionalForcibleInt.self, forKey: .peakViewerCount)",
             "            try container.encode(_peakViewerCount, forKey: .peakViewerCount)",
             // Read off the tape in the one pass over the members: matched by its length and its bytes.
             "            case 15:",
             "                if key.word(0) == 0x6569765f6b616570 && key.word(8) == 0x6d756e5f726577 {  // peak_viewer_num",
             "                    peakViewerCount = try object.optionalInt(at: value)",
-            "            peakViewerCount: peakViewerCount)",
+            "            _peakViewerCount: OptionalForcibleInt(wrappedValue: peakViewerCount))",
             // Written directly for NDJSON, in sorted key order, `t` among them, left out when nil.
             """
                         if let value = peakViewerCount {
@@ -63,13 +68,17 @@ import Testing
         for line in [
             "    public struct StickerSent: BCPayload, UserAttributed {",
             "        public var user: User",
-            "        @ForcibleString public var stickerID: String",
+            "        public var stickerID: String { get { _stickerID.wrappedValue } set { _stickerID.wrappedValue = newValue } }",
+            "        var _stickerID: ForcibleString",
             "        public var collabType: CollabType?",
-            "            user = try User(from: decoder)",
-            "            collabType = try container.decodeIfPresent(CollabType.self, forKey: .collabType)",
+            "    public init(user: User, stickerID: String, collabType: CollabType? = nil) {",
+            "        self.init(user: user, _stickerID: ForcibleString(wrappedValue: stickerID), collabType: collabType)",
+            "        user = try User(from: decoder)",
+            "        collabType = try container.decodeIfPresent(CollabType.self, forKey: .collabType)",
             "            try container.encodeIfPresent(collabType, forKey: .collabType)",
             // This catalogue does not declare `User`: the block reads itself, in a pass of its own.
             "            user: try User(tape: object),",
+            "            _stickerID: ForcibleString(wrappedValue: stickerID),",
             "                    collabType = try object.optionalInt(at: value).map(CollabType.init(rawValue:))",
             "            collabType: collabType)",
             // This catalogue does not declare `User`: its keys are unknown, so JSONEncoder writes the struct.

@@ -5,20 +5,20 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen.
     public struct AnnouncementPopup: BCPayload {
-        /// `announcement_popup_url`: the page the popup shows.
-        @ForcibleString public var announcementPopupURL: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(announcementPopupURL: String) {
-            self.announcementPopupURL = announcementPopupURL
+        /// `announcement_popup_url`: the page the popup shows.
+        public var announcementPopupURL: String {
+            get { _announcementPopupURL.wrappedValue }
+            set { _announcementPopupURL.wrappedValue = newValue }
         }
+        var _announcementPopupURL: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case announcementPopupURL = "announcement_popup_url"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _announcementPopupURL = try container.decode(ForcibleString.self, forKey: .announcementPopupURL)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -42,6 +42,15 @@ extension BCResponse {
 }
 
 extension BCResponse.AnnouncementPopup {
+    public init(announcementPopupURL: String) {
+        self.init(_announcementPopupURL: ForcibleString(wrappedValue: announcementPopupURL))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _announcementPopupURL = try container.decode(ForcibleString.self, forKey: .announcementPopupURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var announcementPopupURL: String?
         var seen: UInt64 = 0
@@ -63,6 +72,6 @@ extension BCResponse.AnnouncementPopup {
         }
         guard let announcementPopupURL else { throw FastMiss() }
         self.init(
-            announcementPopupURL: announcementPopupURL)
+            _announcementPopupURL: ForcibleString(wrappedValue: announcementPopupURL))
     }
 }

@@ -6,34 +6,30 @@ extension BCResponse {
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string (an app user id
     /// sent as a number keeps every digit).
     public struct AppUserIDPosted: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who posted: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `type`: the kind of app user detail; values not documented.
-        @ForcibleInt public var type: Int
+        public var type: Int { get { _type.wrappedValue } set { _type.wrappedValue = newValue } }
+        var _type: ForcibleInt
         /// `cm`: the viewer's user id in the streamed game, sent as the comment text.
-        @ForcibleString public var appUserID: String
+        public var appUserID: String { get { _appUserID.wrappedValue } set { _appUserID.wrappedValue = newValue } }
+        var _appUserID: ForcibleString
         /// `collab_streamer_ac`: the collab streamer's display name, `""` outside a collab.
-        @ForcibleString public var collabStreamerName: String
-
-        public init(user: User, type: Int, appUserID: String, collabStreamerName: String) {
-            self.user = user
-            self.type = type
-            self.appUserID = appUserID
-            self.collabStreamerName = collabStreamerName
+        public var collabStreamerName: String {
+            get { _collabStreamerName.wrappedValue }
+            set { _collabStreamerName.wrappedValue = newValue }
         }
+        var _collabStreamerName: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case type
             case appUserID = "cm"
             case collabStreamerName = "collab_streamer_ac"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _type = try container.decode(ForcibleInt.self, forKey: .type)
-            _appUserID = try container.decode(ForcibleString.self, forKey: .appUserID)
-            _collabStreamerName = try container.decode(ForcibleString.self, forKey: .collabStreamerName)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -76,6 +72,21 @@ extension BCResponse {
 }
 
 extension BCResponse.AppUserIDPosted {
+    public init(user: BCResponse.User, type: Int, appUserID: String, collabStreamerName: String) {
+        self.init(
+            user: user, _type: ForcibleInt(wrappedValue: type), _appUserID: ForcibleString(wrappedValue: appUserID),
+            _collabStreamerName: ForcibleString(wrappedValue: collabStreamerName)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _type = try container.decode(ForcibleInt.self, forKey: .type)
+        _appUserID = try container.decode(ForcibleString.self, forKey: .appUserID)
+        _collabStreamerName = try container.decode(ForcibleString.self, forKey: .collabStreamerName)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -128,12 +139,12 @@ extension BCResponse.AppUserIDPosted {
         guard let user_id, let user_name, let type, let appUserID, let collabStreamerName else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            type: type,
-            appUserID: appUserID,
-            collabStreamerName: collabStreamerName)
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _type: ForcibleInt(wrappedValue: type),
+            _appUserID: ForcibleString(wrappedValue: appUserID),
+            _collabStreamerName: ForcibleString(wrappedValue: collabStreamerName))
     }
 }

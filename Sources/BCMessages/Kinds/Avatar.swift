@@ -46,38 +46,46 @@ extension BCResponse {
 
         /// `avatar`: what the avatar looks like and how it is framed.
         public struct State: Hashable, Sendable, Codable {
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
+
             /// `wipe_position`: where the avatar's small window (the "wipe") sits; a key of `wipe_cameras`.
-            @OptionalForcibleInt public var wipePosition: Int?
+            public var wipePosition: Int? {
+                get { _wipePosition.wrappedValue }
+                set { _wipePosition.wrappedValue = newValue }
+            }
+            var _wipePosition: OptionalForcibleInt
             /// `is_fullscreen`: the avatar fills the screen instead of a wipe.
-            @OptionalForcibleBool public var isFullscreen: Bool?
+            public var isFullscreen: Bool? {
+                get { _isFullscreen.wrappedValue }
+                set { _isFullscreen.wrappedValue = newValue }
+            }
+            var _isFullscreen: OptionalForcibleBool
             /// `background`: the backdrop behind the avatar.
             public var background: Item?
             /// `asset_bundle_url`: the base URL of the Unity asset bundles the parts name.
-            @OptionalForcibleString public var assetBundleURL: String?
+            public var assetBundleURL: String? {
+                get { _assetBundleURL.wrappedValue }
+                set { _assetBundleURL.wrappedValue = newValue }
+            }
+            var _assetBundleURL: OptionalForcibleString
             /// `camera`: the full-screen camera, as the wire writes it (`"orth,1.41,0.45"`: projection and two
             /// numbers).
-            @OptionalForcibleString public var camera: String?
+            public var camera: String? { get { _camera.wrappedValue } set { _camera.wrappedValue = newValue } }
+            var _camera: OptionalForcibleString
             /// `body`: the avatar itself, part by part.
             public var body: Body?
             /// `wipe_cameras`: the camera for each wipe position (`{"0":"orth,1.41,0.45","1":"orth,1.52,0.275"}`).
-            @Forcible public var wipeCameras: [String: String]?
-            /// `enabled`: the streamer shows an avatar.
-            @OptionalForcibleBool public var isEnabled: Bool?
-
-            public init(
-                wipePosition: Int? = nil, isFullscreen: Bool? = nil, background: Item? = nil,
-                assetBundleURL: String? = nil, camera: String? = nil, body: Body? = nil,
-                wipeCameras: [String: String]? = nil, isEnabled: Bool? = nil
-            ) {
-                self.wipePosition = wipePosition
-                self.isFullscreen = isFullscreen
-                self.background = background
-                self.assetBundleURL = assetBundleURL
-                self.camera = camera
-                self.body = body
-                self.wipeCameras = wipeCameras
-                self.isEnabled = isEnabled
+            public var wipeCameras: [String: String]? {
+                get { _wipeCameras.wrappedValue }
+                set { _wipeCameras.wrappedValue = newValue }
             }
+            var _wipeCameras: Forcible<[String: String]?>
+            /// `enabled`: the streamer shows an avatar.
+            public var isEnabled: Bool? { get { _isEnabled.wrappedValue } set { _isEnabled.wrappedValue = newValue } }
+            var _isEnabled: OptionalForcibleBool
 
             enum CodingKeys: String, CodingKey {
                 case wipePosition = "wipe_position"
@@ -88,18 +96,6 @@ extension BCResponse {
                 case body
                 case wipeCameras = "wipe_cameras"
                 case isEnabled = "enabled"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _wipePosition = try container.decode(OptionalForcibleInt.self, forKey: .wipePosition)
-                _isFullscreen = try container.decode(OptionalForcibleBool.self, forKey: .isFullscreen)
-                background = try container.decodeIfPresent(Item.self, forKey: .background)
-                _assetBundleURL = try container.decode(OptionalForcibleString.self, forKey: .assetBundleURL)
-                _camera = try container.decode(OptionalForcibleString.self, forKey: .camera)
-                body = try container.decodeIfPresent(Body.self, forKey: .body)
-                _wipeCameras = try container.decode(Forcible<[String: String]?>.self, forKey: .wipeCameras)
-                _isEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isEnabled)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -156,20 +152,40 @@ extension BCResponse {
 
         /// `body`: the avatar's body type, colours and the item worn in each slot.
         public struct Body: Hashable, Sendable, Codable {
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
+
             /// `id`: the body type (`"female"`, `"male"`).
-            @OptionalForcibleString public var id: String?
+            public var id: String? { get { _id.wrappedValue } set { _id.wrappedValue = newValue } }
+            var _id: OptionalForcibleString
             /// `icon_url`: the body type's icon.
-            @OptionalForcibleString public var iconURL: String?
+            public var iconURL: String? { get { _iconURL.wrappedValue } set { _iconURL.wrappedValue = newValue } }
+            var _iconURL: OptionalForcibleString
             /// `asset_bundle_name`: the body's asset bundle (`"body_f_0001"`).
-            @OptionalForcibleString public var assetBundleName: String?
+            public var assetBundleName: String? {
+                get { _assetBundleName.wrappedValue }
+                set { _assetBundleName.wrappedValue = newValue }
+            }
+            var _assetBundleName: OptionalForcibleString
             /// `asset_bundle_prefab_name`: the body's prefab in that bundle.
-            @OptionalForcibleString public var assetBundlePrefabName: String?
+            public var assetBundlePrefabName: String? {
+                get { _assetBundlePrefabName.wrappedValue }
+                set { _assetBundlePrefabName.wrappedValue = newValue }
+            }
+            var _assetBundlePrefabName: OptionalForcibleString
             /// `skin_color`: the skin colour, 24-bit RGB.
-            @OptionalForcibleInt public var skinColor: Int?
+            public var skinColor: Int? { get { _skinColor.wrappedValue } set { _skinColor.wrappedValue = newValue } }
+            var _skinColor: OptionalForcibleInt
             /// `hair_color`: the hair colour gradient.
             public var hairColor: HairColor?
             /// `hair_color_percentage`: where on the gradient the hair colour sits, 0...1.
-            @OptionalForcibleDouble public var hairColorPercentage: Double?
+            public var hairColorPercentage: Double? {
+                get { _hairColorPercentage.wrappedValue }
+                set { _hairColorPercentage.wrappedValue = newValue }
+            }
+            var _hairColorPercentage: OptionalForcibleDouble
             /// `head`: the head shape.
             public var head: Item?
             /// `eye`: the eyes, with their colour.
@@ -184,28 +200,6 @@ extension BCResponse {
             public var clothes: Item?
             /// `hat`: the hat, with its colour; absent when none is worn.
             public var hat: Item?
-
-            public init(
-                id: String? = nil, iconURL: String? = nil, assetBundleName: String? = nil,
-                assetBundlePrefabName: String? = nil, skinColor: Int? = nil, hairColor: HairColor? = nil,
-                hairColorPercentage: Double? = nil, head: Item? = nil, eye: Item? = nil, mouth: Item? = nil,
-                hair: Item? = nil, proportion: Item? = nil, clothes: Item? = nil, hat: Item? = nil
-            ) {
-                self.id = id
-                self.iconURL = iconURL
-                self.assetBundleName = assetBundleName
-                self.assetBundlePrefabName = assetBundlePrefabName
-                self.skinColor = skinColor
-                self.hairColor = hairColor
-                self.hairColorPercentage = hairColorPercentage
-                self.head = head
-                self.eye = eye
-                self.mouth = mouth
-                self.hair = hair
-                self.proportion = proportion
-                self.clothes = clothes
-                self.hat = hat
-            }
 
             enum CodingKeys: String, CodingKey {
                 case id
@@ -222,24 +216,6 @@ extension BCResponse {
                 case proportion
                 case clothes
                 case hat
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _id = try container.decode(OptionalForcibleString.self, forKey: .id)
-                _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
-                _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
-                _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
-                _skinColor = try container.decode(OptionalForcibleInt.self, forKey: .skinColor)
-                hairColor = try container.decodeIfPresent(HairColor.self, forKey: .hairColor)
-                _hairColorPercentage = try container.decode(OptionalForcibleDouble.self, forKey: .hairColorPercentage)
-                head = try container.decodeIfPresent(Item.self, forKey: .head)
-                eye = try container.decodeIfPresent(Item.self, forKey: .eye)
-                mouth = try container.decodeIfPresent(Item.self, forKey: .mouth)
-                hair = try container.decodeIfPresent(Item.self, forKey: .hair)
-                proportion = try container.decodeIfPresent(Item.self, forKey: .proportion)
-                clothes = try container.decodeIfPresent(Item.self, forKey: .clothes)
-                hat = try container.decodeIfPresent(Item.self, forKey: .hat)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -326,20 +302,17 @@ extension BCResponse {
 
         /// `hair_color`: a gradient of colours.
         public struct HairColor: Hashable, Sendable, Codable {
-            /// `gradient`: the gradient's colours, 24-bit RGB; on the wire one array may mix strings and numbers.
-            @OptionalForcibleArray public var gradient: [Int]?
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(gradient: [Int]? = nil) {
-                self.gradient = gradient
-            }
+            /// `gradient`: the gradient's colours, 24-bit RGB; on the wire one array may mix strings and numbers.
+            public var gradient: [Int]? { get { _gradient.wrappedValue } set { _gradient.wrappedValue = newValue } }
+            var _gradient: Forcible<[Int]?>
 
             enum CodingKeys: String, CodingKey {
                 case gradient
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _gradient = try container.decode(Forcible<[Int]?>.self, forKey: .gradient)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -362,37 +335,43 @@ extension BCResponse {
         /// One catalogue item: the background or a body slot (head, eye, mouth, hair, proportion, clothes, hat).
         /// The slots share this one shape; each uses only some keys (a background has `url`, a hair its bundle).
         public struct Item: Hashable, Sendable, Codable {
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
+
             /// `id`: the item's id (`"87"`, `"tall"`).
-            @OptionalForcibleString public var id: String?
+            public var id: String? { get { _id.wrappedValue } set { _id.wrappedValue = newValue } }
+            var _id: OptionalForcibleString
             /// `icon_url`: the item's icon in the avatar editor.
-            @OptionalForcibleString public var iconURL: String?
+            public var iconURL: String? { get { _iconURL.wrappedValue } set { _iconURL.wrappedValue = newValue } }
+            var _iconURL: OptionalForcibleString
             /// `url`: the full image (backgrounds).
-            @OptionalForcibleString public var url: String?
+            public var url: String? { get { _url.wrappedValue } set { _url.wrappedValue = newValue } }
+            var _url: OptionalForcibleString
             /// `updated_at`: when the item last changed, unix seconds; `0` when unset.
-            @OptionalForcibleInt public var updatedAt: Int?
+            public var updatedAt: Int? { get { _updatedAt.wrappedValue } set { _updatedAt.wrappedValue = newValue } }
+            var _updatedAt: OptionalForcibleInt
             /// `asset_bundle_name`: the item's asset bundle.
-            @OptionalForcibleString public var assetBundleName: String?
+            public var assetBundleName: String? {
+                get { _assetBundleName.wrappedValue }
+                set { _assetBundleName.wrappedValue = newValue }
+            }
+            var _assetBundleName: OptionalForcibleString
             /// `asset_bundle_prefab_name`: the item's prefab in that bundle.
-            @OptionalForcibleString public var assetBundlePrefabName: String?
+            public var assetBundlePrefabName: String? {
+                get { _assetBundlePrefabName.wrappedValue }
+                set { _assetBundlePrefabName.wrappedValue = newValue }
+            }
+            var _assetBundlePrefabName: OptionalForcibleString
             /// `asset_bundle_prefab_postfix`: the suffix that picks this item's prefab (`"_02.prefab"`).
-            @OptionalForcibleString public var assetBundlePrefabPostfix: String?
+            public var assetBundlePrefabPostfix: String? {
+                get { _assetBundlePrefabPostfix.wrappedValue }
+                set { _assetBundlePrefabPostfix.wrappedValue = newValue }
+            }
+            var _assetBundlePrefabPostfix: OptionalForcibleString
             /// `color`: the colour chosen for the item (eyes, clothes, hat).
             public var color: ItemColor?
-
-            public init(
-                id: String? = nil, iconURL: String? = nil, url: String? = nil, updatedAt: Int? = nil,
-                assetBundleName: String? = nil, assetBundlePrefabName: String? = nil,
-                assetBundlePrefabPostfix: String? = nil, color: ItemColor? = nil
-            ) {
-                self.id = id
-                self.iconURL = iconURL
-                self.url = url
-                self.updatedAt = updatedAt
-                self.assetBundleName = assetBundleName
-                self.assetBundlePrefabName = assetBundlePrefabName
-                self.assetBundlePrefabPostfix = assetBundlePrefabPostfix
-                self.color = color
-            }
 
             enum CodingKeys: String, CodingKey {
                 case id
@@ -403,18 +382,6 @@ extension BCResponse {
                 case assetBundlePrefabName = "asset_bundle_prefab_name"
                 case assetBundlePrefabPostfix = "asset_bundle_prefab_postfix"
                 case color
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _id = try container.decode(OptionalForcibleString.self, forKey: .id)
-                _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
-                _url = try container.decode(OptionalForcibleString.self, forKey: .url)
-                _updatedAt = try container.decode(OptionalForcibleInt.self, forKey: .updatedAt)
-                _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
-                _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
-                _assetBundlePrefabPostfix = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabPostfix)
-                color = try container.decodeIfPresent(ItemColor.self, forKey: .color)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -471,27 +438,34 @@ extension BCResponse {
 
         /// `color`: an item's colour, and the prefab that renders the item in it.
         public struct ItemColor: Hashable, Sendable, Codable {
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
+
             /// `value`: the colour, 24-bit RGB.
-            @OptionalForcibleInt public var value: Int?
+            public var value: Int? { get { _value.wrappedValue } set { _value.wrappedValue = newValue } }
+            var _value: OptionalForcibleInt
             /// `asset_bundle_name`: the asset bundle for this colour.
-            @OptionalForcibleString public var assetBundleName: String?
+            public var assetBundleName: String? {
+                get { _assetBundleName.wrappedValue }
+                set { _assetBundleName.wrappedValue = newValue }
+            }
+            var _assetBundleName: OptionalForcibleString
             /// `asset_bundle_prefab_name`: the prefab for this colour.
-            @OptionalForcibleString public var assetBundlePrefabName: String?
+            public var assetBundlePrefabName: String? {
+                get { _assetBundlePrefabName.wrappedValue }
+                set { _assetBundlePrefabName.wrappedValue = newValue }
+            }
+            var _assetBundlePrefabName: OptionalForcibleString
             /// `asset_bundle_prefab_postfix`: the suffix that picks the prefab for this colour (`"_08_01.prefab"`).
-            @OptionalForcibleString public var assetBundlePrefabPostfix: String?
+            public var assetBundlePrefabPostfix: String? {
+                get { _assetBundlePrefabPostfix.wrappedValue }
+                set { _assetBundlePrefabPostfix.wrappedValue = newValue }
+            }
+            var _assetBundlePrefabPostfix: OptionalForcibleString
             /// `setup`: the whole-outfit bundle for this colour (clothes).
             public var setup: AssetBundle?
-
-            public init(
-                value: Int? = nil, assetBundleName: String? = nil, assetBundlePrefabName: String? = nil,
-                assetBundlePrefabPostfix: String? = nil, setup: AssetBundle? = nil
-            ) {
-                self.value = value
-                self.assetBundleName = assetBundleName
-                self.assetBundlePrefabName = assetBundlePrefabName
-                self.assetBundlePrefabPostfix = assetBundlePrefabPostfix
-                self.setup = setup
-            }
 
             enum CodingKeys: String, CodingKey {
                 case value
@@ -499,15 +473,6 @@ extension BCResponse {
                 case assetBundlePrefabName = "asset_bundle_prefab_name"
                 case assetBundlePrefabPostfix = "asset_bundle_prefab_postfix"
                 case setup
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _value = try container.decode(OptionalForcibleInt.self, forKey: .value)
-                _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
-                _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
-                _assetBundlePrefabPostfix = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabPostfix)
-                setup = try container.decodeIfPresent(AssetBundle.self, forKey: .setup)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -549,25 +514,27 @@ extension BCResponse {
 
         /// A Unity asset bundle and the prefab in it.
         public struct AssetBundle: Hashable, Sendable, Codable {
-            /// `asset_bundle_name`: the bundle (`"setup_f_0036"`).
-            @OptionalForcibleString public var assetBundleName: String?
-            /// `asset_bundle_prefab_name`: the prefab in the bundle (`"setup_f_0036_01.prefab"`).
-            @OptionalForcibleString public var assetBundlePrefabName: String?
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(assetBundleName: String? = nil, assetBundlePrefabName: String? = nil) {
-                self.assetBundleName = assetBundleName
-                self.assetBundlePrefabName = assetBundlePrefabName
+            /// `asset_bundle_name`: the bundle (`"setup_f_0036"`).
+            public var assetBundleName: String? {
+                get { _assetBundleName.wrappedValue }
+                set { _assetBundleName.wrappedValue = newValue }
             }
+            var _assetBundleName: OptionalForcibleString
+            /// `asset_bundle_prefab_name`: the prefab in the bundle (`"setup_f_0036_01.prefab"`).
+            public var assetBundlePrefabName: String? {
+                get { _assetBundlePrefabName.wrappedValue }
+                set { _assetBundlePrefabName.wrappedValue = newValue }
+            }
+            var _assetBundlePrefabName: OptionalForcibleString
 
             enum CodingKeys: String, CodingKey {
                 case assetBundleName = "asset_bundle_name"
                 case assetBundlePrefabName = "asset_bundle_prefab_name"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
-                _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -621,6 +588,33 @@ extension BCResponse.Avatar {
 }
 
 extension BCResponse.Avatar.State {
+    public init(
+        wipePosition: Int? = nil, isFullscreen: Bool? = nil, background: BCResponse.Avatar.Item? = nil,
+        assetBundleURL: String? = nil, camera: String? = nil, body: BCResponse.Avatar.Body? = nil,
+        wipeCameras: [String: String]? = nil, isEnabled: Bool? = nil
+    ) {
+        self.init(
+            _wipePosition: OptionalForcibleInt(wrappedValue: wipePosition),
+            _isFullscreen: OptionalForcibleBool(wrappedValue: isFullscreen), background: background,
+            _assetBundleURL: OptionalForcibleString(wrappedValue: assetBundleURL),
+            _camera: OptionalForcibleString(wrappedValue: camera), body: body,
+            _wipeCameras: Forcible<[String: String]?>(wrappedValue: wipeCameras),
+            _isEnabled: OptionalForcibleBool(wrappedValue: isEnabled)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _wipePosition = try container.decode(OptionalForcibleInt.self, forKey: .wipePosition)
+        _isFullscreen = try container.decode(OptionalForcibleBool.self, forKey: .isFullscreen)
+        background = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .background)
+        _assetBundleURL = try container.decode(OptionalForcibleString.self, forKey: .assetBundleURL)
+        _camera = try container.decode(OptionalForcibleString.self, forKey: .camera)
+        body = try container.decodeIfPresent(BCResponse.Avatar.Body.self, forKey: .body)
+        _wipeCameras = try container.decode(Forcible<[String: String]?>.self, forKey: .wipeCameras)
+        _isEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isEnabled)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var wipePosition: Int?
         var isFullscreen: Bool?
@@ -686,18 +680,53 @@ extension BCResponse.Avatar.State {
             ])
         }
         self.init(
-            wipePosition: wipePosition,
-            isFullscreen: isFullscreen,
+            _wipePosition: OptionalForcibleInt(wrappedValue: wipePosition),
+            _isFullscreen: OptionalForcibleBool(wrappedValue: isFullscreen),
             background: background,
-            assetBundleURL: assetBundleURL,
-            camera: camera,
+            _assetBundleURL: OptionalForcibleString(wrappedValue: assetBundleURL),
+            _camera: OptionalForcibleString(wrappedValue: camera),
             body: body,
-            wipeCameras: wipeCameras,
-            isEnabled: isEnabled)
+            _wipeCameras: Forcible<[String: String]?>(wrappedValue: wipeCameras),
+            _isEnabled: OptionalForcibleBool(wrappedValue: isEnabled))
     }
 }
 
 extension BCResponse.Avatar.Body {
+    public init(
+        id: String? = nil, iconURL: String? = nil, assetBundleName: String? = nil, assetBundlePrefabName: String? = nil,
+        skinColor: Int? = nil, hairColor: BCResponse.Avatar.HairColor? = nil, hairColorPercentage: Double? = nil,
+        head: BCResponse.Avatar.Item? = nil, eye: BCResponse.Avatar.Item? = nil, mouth: BCResponse.Avatar.Item? = nil,
+        hair: BCResponse.Avatar.Item? = nil, proportion: BCResponse.Avatar.Item? = nil,
+        clothes: BCResponse.Avatar.Item? = nil, hat: BCResponse.Avatar.Item? = nil
+    ) {
+        self.init(
+            _id: OptionalForcibleString(wrappedValue: id), _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName),
+            _skinColor: OptionalForcibleInt(wrappedValue: skinColor), hairColor: hairColor,
+            _hairColorPercentage: OptionalForcibleDouble(wrappedValue: hairColorPercentage), head: head, eye: eye,
+            mouth: mouth, hair: hair, proportion: proportion, clothes: clothes, hat: hat
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _id = try container.decode(OptionalForcibleString.self, forKey: .id)
+        _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
+        _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
+        _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
+        _skinColor = try container.decode(OptionalForcibleInt.self, forKey: .skinColor)
+        hairColor = try container.decodeIfPresent(BCResponse.Avatar.HairColor.self, forKey: .hairColor)
+        _hairColorPercentage = try container.decode(OptionalForcibleDouble.self, forKey: .hairColorPercentage)
+        head = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .head)
+        eye = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .eye)
+        mouth = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .mouth)
+        hair = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .hair)
+        proportion = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .proportion)
+        clothes = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .clothes)
+        hat = try container.decodeIfPresent(BCResponse.Avatar.Item.self, forKey: .hat)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var id: String?
         var iconURL: String?
@@ -811,13 +840,13 @@ extension BCResponse.Avatar.Body {
             ])
         }
         self.init(
-            id: id,
-            iconURL: iconURL,
-            assetBundleName: assetBundleName,
-            assetBundlePrefabName: assetBundlePrefabName,
-            skinColor: skinColor,
+            _id: OptionalForcibleString(wrappedValue: id),
+            _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName),
+            _skinColor: OptionalForcibleInt(wrappedValue: skinColor),
             hairColor: hairColor,
-            hairColorPercentage: hairColorPercentage,
+            _hairColorPercentage: OptionalForcibleDouble(wrappedValue: hairColorPercentage),
             head: head,
             eye: eye,
             mouth: mouth,
@@ -829,6 +858,15 @@ extension BCResponse.Avatar.Body {
 }
 
 extension BCResponse.Avatar.HairColor {
+    public init(gradient: [Int]? = nil) {
+        self.init(_gradient: Forcible<[Int]?>(wrappedValue: gradient))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _gradient = try container.decode(Forcible<[Int]?>.self, forKey: .gradient)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var gradient: [Int]?
         var seen: UInt64 = 0
@@ -847,11 +885,37 @@ extension BCResponse.Avatar.HairColor {
             object.noteKeys(["gradient"])
         }
         self.init(
-            gradient: gradient)
+            _gradient: Forcible<[Int]?>(wrappedValue: gradient))
     }
 }
 
 extension BCResponse.Avatar.Item {
+    public init(
+        id: String? = nil, iconURL: String? = nil, url: String? = nil, updatedAt: Int? = nil,
+        assetBundleName: String? = nil, assetBundlePrefabName: String? = nil, assetBundlePrefabPostfix: String? = nil,
+        color: BCResponse.Avatar.ItemColor? = nil
+    ) {
+        self.init(
+            _id: OptionalForcibleString(wrappedValue: id), _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _url: OptionalForcibleString(wrappedValue: url), _updatedAt: OptionalForcibleInt(wrappedValue: updatedAt),
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName),
+            _assetBundlePrefabPostfix: OptionalForcibleString(wrappedValue: assetBundlePrefabPostfix), color: color
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _id = try container.decode(OptionalForcibleString.self, forKey: .id)
+        _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
+        _url = try container.decode(OptionalForcibleString.self, forKey: .url)
+        _updatedAt = try container.decode(OptionalForcibleInt.self, forKey: .updatedAt)
+        _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
+        _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
+        _assetBundlePrefabPostfix = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabPostfix)
+        color = try container.decodeIfPresent(BCResponse.Avatar.ItemColor.self, forKey: .color)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var id: String?
         var iconURL: String?
@@ -924,18 +988,39 @@ extension BCResponse.Avatar.Item {
             ])
         }
         self.init(
-            id: id,
-            iconURL: iconURL,
-            url: url,
-            updatedAt: updatedAt,
-            assetBundleName: assetBundleName,
-            assetBundlePrefabName: assetBundlePrefabName,
-            assetBundlePrefabPostfix: assetBundlePrefabPostfix,
+            _id: OptionalForcibleString(wrappedValue: id),
+            _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _url: OptionalForcibleString(wrappedValue: url),
+            _updatedAt: OptionalForcibleInt(wrappedValue: updatedAt),
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName),
+            _assetBundlePrefabPostfix: OptionalForcibleString(wrappedValue: assetBundlePrefabPostfix),
             color: color)
     }
 }
 
 extension BCResponse.Avatar.ItemColor {
+    public init(
+        value: Int? = nil, assetBundleName: String? = nil, assetBundlePrefabName: String? = nil,
+        assetBundlePrefabPostfix: String? = nil, setup: BCResponse.Avatar.AssetBundle? = nil
+    ) {
+        self.init(
+            _value: OptionalForcibleInt(wrappedValue: value),
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName),
+            _assetBundlePrefabPostfix: OptionalForcibleString(wrappedValue: assetBundlePrefabPostfix), setup: setup
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _value = try container.decode(OptionalForcibleInt.self, forKey: .value)
+        _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
+        _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
+        _assetBundlePrefabPostfix = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabPostfix)
+        setup = try container.decodeIfPresent(BCResponse.Avatar.AssetBundle.self, forKey: .setup)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var valueField: Int?
         var assetBundleName: String?
@@ -987,15 +1072,28 @@ extension BCResponse.Avatar.ItemColor {
             ])
         }
         self.init(
-            value: valueField,
-            assetBundleName: assetBundleName,
-            assetBundlePrefabName: assetBundlePrefabName,
-            assetBundlePrefabPostfix: assetBundlePrefabPostfix,
+            _value: OptionalForcibleInt(wrappedValue: valueField),
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName),
+            _assetBundlePrefabPostfix: OptionalForcibleString(wrappedValue: assetBundlePrefabPostfix),
             setup: setup)
     }
 }
 
 extension BCResponse.Avatar.AssetBundle {
+    public init(assetBundleName: String? = nil, assetBundlePrefabName: String? = nil) {
+        self.init(
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _assetBundleName = try container.decode(OptionalForcibleString.self, forKey: .assetBundleName)
+        _assetBundlePrefabName = try container.decode(OptionalForcibleString.self, forKey: .assetBundlePrefabName)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var assetBundleName: String?
         var assetBundlePrefabName: String?
@@ -1024,7 +1122,7 @@ extension BCResponse.Avatar.AssetBundle {
             object.noteKeys(["asset_bundle_name", "asset_bundle_prefab_name"])
         }
         self.init(
-            assetBundleName: assetBundleName,
-            assetBundlePrefabName: assetBundlePrefabName)
+            _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),
+            _assetBundlePrefabName: OptionalForcibleString(wrappedValue: assetBundlePrefabName))
     }
 }

@@ -6,36 +6,39 @@ extension BCResponse {
     /// From the 2022 app's model; no capture seen. The model has no `burl`. `is_yell_rank_up` is declared a JSON
     /// boolean but may well come as 0/1; both decode.
     public struct CheerLevelUp: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who levelled up: `u`, `ac`, `iurl` (and `burl` if ever sent).
         public var user: User
         /// `cm`: the level-up comment text.
-        @ForcibleString public var text: String
+        public var text: String { get { _text.wrappedValue } set { _text.wrappedValue = newValue } }
+        var _text: ForcibleString
         /// `speech`: the text-to-speech line.
-        @ForcibleString public var speech: String
+        public var speech: String { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
+        var _speech: ForcibleString
         /// `is_yell_rank_up`: the cheer rank went up too, not only the level.
-        @ForcibleBool public var isYellRankUp: Bool
+        public var isYellRankUp: Bool {
+            get { _isYellRankUp.wrappedValue }
+            set { _isYellRankUp.wrappedValue = newValue }
+        }
+        var _isYellRankUp: ForcibleBool
         /// `yell_bonus_description`: what the new level earns the viewer.
-        @ForcibleString public var yellBonusDescription: String
+        public var yellBonusDescription: String {
+            get { _yellBonusDescription.wrappedValue }
+            set { _yellBonusDescription.wrappedValue = newValue }
+        }
+        var _yellBonusDescription: ForcibleString
         /// `yell_level`: the viewer's new cheer level.
-        @ForcibleInt public var yellLevel: Int
+        public var yellLevel: Int { get { _yellLevel.wrappedValue } set { _yellLevel.wrappedValue = newValue } }
+        var _yellLevel: ForcibleInt
         /// `yell_lp_url`: a landing page about cheering.
-        @ForcibleString public var yellLPURL: String
+        public var yellLPURL: String { get { _yellLPURL.wrappedValue } set { _yellLPURL.wrappedValue = newValue } }
+        var _yellLPURL: ForcibleString
         /// `yell_rank`: the viewer's cheer rank after the level-up.
         public var yellRank: YellRank
-
-        public init(
-            user: User, text: String, speech: String, isYellRankUp: Bool, yellBonusDescription: String, yellLevel: Int,
-            yellLPURL: String, yellRank: YellRank
-        ) {
-            self.user = user
-            self.text = text
-            self.speech = speech
-            self.isYellRankUp = isYellRankUp
-            self.yellBonusDescription = yellBonusDescription
-            self.yellLevel = yellLevel
-            self.yellLPURL = yellLPURL
-            self.yellRank = yellRank
-        }
 
         enum CodingKeys: String, CodingKey {
             case text = "cm"
@@ -45,18 +48,6 @@ extension BCResponse {
             case yellLevel = "yell_level"
             case yellLPURL = "yell_lp_url"
             case yellRank = "yell_rank"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _text = try container.decode(ForcibleString.self, forKey: .text)
-            _speech = try container.decode(ForcibleString.self, forKey: .speech)
-            _isYellRankUp = try container.decode(ForcibleBool.self, forKey: .isYellRankUp)
-            _yellBonusDescription = try container.decode(ForcibleString.self, forKey: .yellBonusDescription)
-            _yellLevel = try container.decode(ForcibleInt.self, forKey: .yellLevel)
-            _yellLPURL = try container.decode(ForcibleString.self, forKey: .yellLPURL)
-            yellRank = try container.decode(YellRank.self, forKey: .yellRank)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -111,6 +102,31 @@ extension BCResponse {
 }
 
 extension BCResponse.CheerLevelUp {
+    public init(
+        user: BCResponse.User, text: String, speech: String, isYellRankUp: Bool, yellBonusDescription: String,
+        yellLevel: Int, yellLPURL: String, yellRank: YellRank
+    ) {
+        self.init(
+            user: user, _text: ForcibleString(wrappedValue: text), _speech: ForcibleString(wrappedValue: speech),
+            _isYellRankUp: ForcibleBool(wrappedValue: isYellRankUp),
+            _yellBonusDescription: ForcibleString(wrappedValue: yellBonusDescription),
+            _yellLevel: ForcibleInt(wrappedValue: yellLevel), _yellLPURL: ForcibleString(wrappedValue: yellLPURL),
+            yellRank: yellRank
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _text = try container.decode(ForcibleString.self, forKey: .text)
+        _speech = try container.decode(ForcibleString.self, forKey: .speech)
+        _isYellRankUp = try container.decode(ForcibleBool.self, forKey: .isYellRankUp)
+        _yellBonusDescription = try container.decode(ForcibleString.self, forKey: .yellBonusDescription)
+        _yellLevel = try container.decode(ForcibleInt.self, forKey: .yellLevel)
+        _yellLPURL = try container.decode(ForcibleString.self, forKey: .yellLPURL)
+        yellRank = try container.decode(YellRank.self, forKey: .yellRank)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -202,16 +218,16 @@ extension BCResponse.CheerLevelUp {
         else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            text: text,
-            speech: speech,
-            isYellRankUp: isYellRankUp,
-            yellBonusDescription: yellBonusDescription,
-            yellLevel: yellLevel,
-            yellLPURL: yellLPURL,
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _text: ForcibleString(wrappedValue: text),
+            _speech: ForcibleString(wrappedValue: speech),
+            _isYellRankUp: ForcibleBool(wrappedValue: isYellRankUp),
+            _yellBonusDescription: ForcibleString(wrappedValue: yellBonusDescription),
+            _yellLevel: ForcibleInt(wrappedValue: yellLevel),
+            _yellLPURL: ForcibleString(wrappedValue: yellLPURL),
             yellRank: yellRank)
     }
 }

@@ -5,20 +5,17 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct CollabAccepted: BCPayload {
-        /// `u`: the id of the user whose request was accepted.
-        @ForcibleString public var userID: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(userID: String) {
-            self.userID = userID
-        }
+        /// `u`: the id of the user whose request was accepted.
+        public var userID: String { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+        var _userID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case userID = "u"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _userID = try container.decode(ForcibleString.self, forKey: .userID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -42,6 +39,15 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabAccepted {
+    public init(userID: String) {
+        self.init(_userID: ForcibleString(wrappedValue: userID))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _userID = try container.decode(ForcibleString.self, forKey: .userID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var userID: String?
         var seen: UInt64 = 0
@@ -61,6 +67,6 @@ extension BCResponse.CollabAccepted {
         }
         guard let userID else { throw FastMiss() }
         self.init(
-            userID: userID)
+            _userID: ForcibleString(wrappedValue: userID))
     }
 }

@@ -5,24 +5,22 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct CollabCanceled: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who canceled: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `canceled_user_id`: the id of the user whose request was canceled.
-        @ForcibleString public var canceledUserID: String
-
-        public init(user: User, canceledUserID: String) {
-            self.user = user
-            self.canceledUserID = canceledUserID
+        public var canceledUserID: String {
+            get { _canceledUserID.wrappedValue }
+            set { _canceledUserID.wrappedValue = newValue }
         }
+        var _canceledUserID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case canceledUserID = "canceled_user_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _canceledUserID = try container.decode(ForcibleString.self, forKey: .canceledUserID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -59,6 +57,16 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabCanceled {
+    public init(user: BCResponse.User, canceledUserID: String) {
+        self.init(user: user, _canceledUserID: ForcibleString(wrappedValue: canceledUserID))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _canceledUserID = try container.decode(ForcibleString.self, forKey: .canceledUserID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -101,10 +109,10 @@ extension BCResponse.CollabCanceled {
         guard let user_id, let user_name, let canceledUserID else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            canceledUserID: canceledUserID)
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _canceledUserID: ForcibleString(wrappedValue: canceledUserID))
     }
 }

@@ -5,20 +5,20 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so the flag may come as a number, a string or a boolean.
     public struct CollabChanged: BCPayload {
-        /// `is_connected_streaming_collab`: a co-streaming collab is connected now.
-        @ForcibleBool public var isConnectedStreamingCollab: Bool
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(isConnectedStreamingCollab: Bool) {
-            self.isConnectedStreamingCollab = isConnectedStreamingCollab
+        /// `is_connected_streaming_collab`: a co-streaming collab is connected now.
+        public var isConnectedStreamingCollab: Bool {
+            get { _isConnectedStreamingCollab.wrappedValue }
+            set { _isConnectedStreamingCollab.wrappedValue = newValue }
         }
+        var _isConnectedStreamingCollab: ForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case isConnectedStreamingCollab = "is_connected_streaming_collab"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _isConnectedStreamingCollab = try container.decode(ForcibleBool.self, forKey: .isConnectedStreamingCollab)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -42,6 +42,15 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabChanged {
+    public init(isConnectedStreamingCollab: Bool) {
+        self.init(_isConnectedStreamingCollab: ForcibleBool(wrappedValue: isConnectedStreamingCollab))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _isConnectedStreamingCollab = try container.decode(ForcibleBool.self, forKey: .isConnectedStreamingCollab)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var isConnectedStreamingCollab: Bool?
         var seen: UInt64 = 0
@@ -64,6 +73,6 @@ extension BCResponse.CollabChanged {
         }
         guard let isConnectedStreamingCollab else { throw FastMiss() }
         self.init(
-            isConnectedStreamingCollab: isConnectedStreamingCollab)
+            _isConnectedStreamingCollab: ForcibleBool(wrappedValue: isConnectedStreamingCollab))
     }
 }

@@ -5,30 +5,26 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct CollabInviteCanceledByStreamer: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// The streamer who withdrew it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `collab_type`: the kind of collab the invite was for.
         public var collabType: CollabType
         /// `invited_user_id`: the id of the viewer whose invite was withdrawn (note `invited_`, where t=73 has
         /// `invite_user_id`).
-        @ForcibleString public var invitedUserID: String
-
-        public init(user: User, collabType: CollabType, invitedUserID: String) {
-            self.user = user
-            self.collabType = collabType
-            self.invitedUserID = invitedUserID
+        public var invitedUserID: String {
+            get { _invitedUserID.wrappedValue }
+            set { _invitedUserID.wrappedValue = newValue }
         }
+        var _invitedUserID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case collabType = "collab_type"
             case invitedUserID = "invited_user_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            collabType = try container.decode(CollabType.self, forKey: .collabType)
-            _invitedUserID = try container.decode(ForcibleString.self, forKey: .invitedUserID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -68,6 +64,17 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabInviteCanceledByStreamer {
+    public init(user: BCResponse.User, collabType: CollabType, invitedUserID: String) {
+        self.init(user: user, collabType: collabType, _invitedUserID: ForcibleString(wrappedValue: invitedUserID))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        collabType = try container.decode(CollabType.self, forKey: .collabType)
+        _invitedUserID = try container.decode(ForcibleString.self, forKey: .invitedUserID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -116,11 +123,11 @@ extension BCResponse.CollabInviteCanceledByStreamer {
         guard let user_id, let user_name, let collabType, let invitedUserID else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
             collabType: collabType,
-            invitedUserID: invitedUserID)
+            _invitedUserID: ForcibleString(wrappedValue: invitedUserID))
     }
 }

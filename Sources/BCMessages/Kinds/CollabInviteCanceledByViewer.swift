@@ -101,10 +101,10 @@ extension BCResponse.CollabInviteCanceledByViewer {
         guard let user_id, let user_name, let collabType else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
             collabType: collabType)
     }
 }

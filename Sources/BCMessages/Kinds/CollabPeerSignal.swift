@@ -5,25 +5,21 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; the meaning is guessed from its name. `raw` is kept as the opaque text it is.
     public struct CollabPeerSignal: BCPayload {
-        /// `sender_id`: the id of the peer that sent the signal.
-        @ForcibleString public var senderID: String
-        /// `raw`: the signal itself, an opaque string passed on untouched.
-        @ForcibleString public var raw: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(senderID: String, raw: String) {
-            self.senderID = senderID
-            self.raw = raw
-        }
+        /// `sender_id`: the id of the peer that sent the signal.
+        public var senderID: String { get { _senderID.wrappedValue } set { _senderID.wrappedValue = newValue } }
+        var _senderID: ForcibleString
+        /// `raw`: the signal itself, an opaque string passed on untouched.
+        public var raw: String { get { _raw.wrappedValue } set { _raw.wrappedValue = newValue } }
+        var _raw: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case senderID = "sender_id"
             case raw
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _senderID = try container.decode(ForcibleString.self, forKey: .senderID)
-            _raw = try container.decode(ForcibleString.self, forKey: .raw)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -50,6 +46,16 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabPeerSignal {
+    public init(senderID: String, raw: String) {
+        self.init(_senderID: ForcibleString(wrappedValue: senderID), _raw: ForcibleString(wrappedValue: raw))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _senderID = try container.decode(ForcibleString.self, forKey: .senderID)
+        _raw = try container.decode(ForcibleString.self, forKey: .raw)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var senderID: String?
         var raw: String?
@@ -75,7 +81,7 @@ extension BCResponse.CollabPeerSignal {
         }
         guard let senderID, let raw else { throw FastMiss() }
         self.init(
-            senderID: senderID,
-            raw: raw)
+            _senderID: ForcibleString(wrappedValue: senderID),
+            _raw: ForcibleString(wrappedValue: raw))
     }
 }

@@ -5,25 +5,21 @@ extension BCResponse {
     ///
     /// App model only; no capture.
     public struct CollabReadyMatching: BCPayload {
-        /// `cm`: the notice text shown in the comment list.
-        @ForcibleString public var text: String
-        /// `speech`: the text-to-speech line.
-        @ForcibleString public var speech: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(text: String, speech: String) {
-            self.text = text
-            self.speech = speech
-        }
+        /// `cm`: the notice text shown in the comment list.
+        public var text: String { get { _text.wrappedValue } set { _text.wrappedValue = newValue } }
+        var _text: ForcibleString
+        /// `speech`: the text-to-speech line.
+        public var speech: String { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
+        var _speech: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case text = "cm"
             case speech
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _text = try container.decode(ForcibleString.self, forKey: .text)
-            _speech = try container.decode(ForcibleString.self, forKey: .speech)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -50,6 +46,16 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabReadyMatching {
+    public init(text: String, speech: String) {
+        self.init(_text: ForcibleString(wrappedValue: text), _speech: ForcibleString(wrappedValue: speech))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _text = try container.decode(ForcibleString.self, forKey: .text)
+        _speech = try container.decode(ForcibleString.self, forKey: .speech)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var text: String?
         var speech: String?
@@ -75,7 +81,7 @@ extension BCResponse.CollabReadyMatching {
         }
         guard let text, let speech else { throw FastMiss() }
         self.init(
-            text: text,
-            speech: speech)
+            _text: ForcibleString(wrappedValue: text),
+            _speech: ForcibleString(wrappedValue: speech))
     }
 }

@@ -5,34 +5,27 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct CollabRecommendLive: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who the recommendation is shown as: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `cm`: the recommendation text.
-        @ForcibleString public var text: String
+        public var text: String { get { _text.wrappedValue } set { _text.wrappedValue = newValue } }
+        var _text: ForcibleString
         /// `speech`: the text-to-speech line.
-        @ForcibleString public var speech: String
+        public var speech: String { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
+        var _speech: ForcibleString
         /// `live_id`: the id of the recommended live.
-        @ForcibleString public var liveID: String
-
-        public init(user: User, text: String, speech: String, liveID: String) {
-            self.user = user
-            self.text = text
-            self.speech = speech
-            self.liveID = liveID
-        }
+        public var liveID: String { get { _liveID.wrappedValue } set { _liveID.wrappedValue = newValue } }
+        var _liveID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case text = "cm"
             case speech
             case liveID = "live_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _text = try container.decode(ForcibleString.self, forKey: .text)
-            _speech = try container.decode(ForcibleString.self, forKey: .speech)
-            _liveID = try container.decode(ForcibleString.self, forKey: .liveID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -75,6 +68,21 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabRecommendLive {
+    public init(user: BCResponse.User, text: String, speech: String, liveID: String) {
+        self.init(
+            user: user, _text: ForcibleString(wrappedValue: text), _speech: ForcibleString(wrappedValue: speech),
+            _liveID: ForcibleString(wrappedValue: liveID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _text = try container.decode(ForcibleString.self, forKey: .text)
+        _speech = try container.decode(ForcibleString.self, forKey: .speech)
+        _liveID = try container.decode(ForcibleString.self, forKey: .liveID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -127,12 +135,12 @@ extension BCResponse.CollabRecommendLive {
         guard let user_id, let user_name, let text, let speech, let liveID else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            text: text,
-            speech: speech,
-            liveID: liveID)
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _text: ForcibleString(wrappedValue: text),
+            _speech: ForcibleString(wrappedValue: speech),
+            _liveID: ForcibleString(wrappedValue: liveID))
     }
 }

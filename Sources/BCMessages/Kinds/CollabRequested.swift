@@ -5,29 +5,22 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct CollabRequested: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who asked: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `collab_type`: a call or a co-stream; the app's model allows it to be absent.
         public var collabType: CollabType?
         /// `is_reconnect`: the requester is reconnecting to a collab that dropped, not asking anew.
-        @ForcibleBool public var isReconnect: Bool
-
-        public init(user: User, collabType: CollabType? = nil, isReconnect: Bool) {
-            self.user = user
-            self.collabType = collabType
-            self.isReconnect = isReconnect
-        }
+        public var isReconnect: Bool { get { _isReconnect.wrappedValue } set { _isReconnect.wrappedValue = newValue } }
+        var _isReconnect: ForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case collabType = "collab_type"
             case isReconnect = "is_reconnect"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            collabType = try container.decodeIfPresent(CollabType.self, forKey: .collabType)
-            _isReconnect = try container.decode(ForcibleBool.self, forKey: .isReconnect)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -69,6 +62,17 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabRequested {
+    public init(user: BCResponse.User, collabType: CollabType? = nil, isReconnect: Bool) {
+        self.init(user: user, collabType: collabType, _isReconnect: ForcibleBool(wrappedValue: isReconnect))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        collabType = try container.decodeIfPresent(CollabType.self, forKey: .collabType)
+        _isReconnect = try container.decode(ForcibleBool.self, forKey: .isReconnect)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -117,11 +121,11 @@ extension BCResponse.CollabRequested {
         guard let user_id, let user_name, let isReconnect else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
             collabType: collabType,
-            isReconnect: isReconnect)
+            _isReconnect: ForcibleBool(wrappedValue: isReconnect))
     }
 }

@@ -6,33 +6,25 @@ extension BCResponse {
     /// Captured. Wire quirks: `lci` comes as a string or a number; `is_moderator` as 0/1. The comment class's
     /// optional keys (`speech`, `is_moderator`, `yell_rank`, …) read as properties: `comment.isModerator`.
     public struct Comment: CommentClassPayload {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who commented: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `cm`: the comment text.
-        @ForcibleString public var text: String
+        public var text: String { get { _text.wrappedValue } set { _text.wrappedValue = newValue } }
+        var _text: ForcibleString
         /// `lci`: the live comment id (string or number on the wire).
-        @ForcibleString public var commentID: String
+        public var commentID: String { get { _commentID.wrappedValue } set { _commentID.wrappedValue = newValue } }
+        var _commentID: ForcibleString
         /// The comment class's optional keys.
         public var attributes: CommentAttributes
-
-        public init(user: User, text: String, commentID: String, attributes: CommentAttributes = .init()) {
-            self.user = user
-            self.text = text
-            self.commentID = commentID
-            self.attributes = attributes
-        }
 
         enum CodingKeys: String, CodingKey {
             case text = "cm"
             case commentID = "lci"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            attributes = try CommentAttributes(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _text = try container.decode(ForcibleString.self, forKey: .text)
-            _commentID = try container.decode(ForcibleString.self, forKey: .commentID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -129,6 +121,23 @@ extension BCResponse {
 }
 
 extension BCResponse.Comment {
+    public init(
+        user: BCResponse.User, text: String, commentID: String, attributes: BCResponse.CommentAttributes = .init()
+    ) {
+        self.init(
+            user: user, _text: ForcibleString(wrappedValue: text), _commentID: ForcibleString(wrappedValue: commentID),
+            attributes: attributes
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        attributes = try BCResponse.CommentAttributes(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _text = try container.decode(ForcibleString.self, forKey: .text)
+        _commentID = try container.decode(ForcibleString.self, forKey: .commentID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -265,26 +274,26 @@ extension BCResponse.Comment {
         guard let user_id, let user_name, let text, let commentID else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            text: text,
-            commentID: commentID,
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _text: ForcibleString(wrappedValue: text),
+            _commentID: ForcibleString(wrappedValue: commentID),
             attributes: BCResponse.CommentAttributes(
-                speech: attributes_speech,
-                isModerator: attributes_isModerator,
-                isCheerleader: attributes_isCheerleader,
-                yellRank: attributes_yellRank,
-                yellLevel: attributes_yellLevel,
-                linkedLiveOwnerName: attributes_linkedLiveOwnerName,
-                descriptionText: attributes_descriptionText,
-                collabStreamerName: attributes_collabStreamerName,
-                avatarBodyImageURL: attributes_avatarBodyImageURL,
-                createdAt: attributes_createdAt,
-                d: attributes_d,
-                pushImageURL: attributes_pushImageURL,
-                vipRank: attributes_vipRank,
-                profileFrameImageURL: attributes_profileFrameImageURL))
+                _speech: OptionalForcibleString(wrappedValue: attributes_speech),
+                _isModerator: OptionalForcibleBool(wrappedValue: attributes_isModerator),
+                _isCheerleader: OptionalForcibleBool(wrappedValue: attributes_isCheerleader),
+                _yellRank: Forcible<YellRank?>(wrappedValue: attributes_yellRank),
+                _yellLevel: OptionalForcibleInt(wrappedValue: attributes_yellLevel),
+                _linkedLiveOwnerName: OptionalForcibleString(wrappedValue: attributes_linkedLiveOwnerName),
+                _descriptionText: OptionalForcibleString(wrappedValue: attributes_descriptionText),
+                _collabStreamerName: OptionalForcibleString(wrappedValue: attributes_collabStreamerName),
+                _avatarBodyImageURL: OptionalForcibleString(wrappedValue: attributes_avatarBodyImageURL),
+                _createdAt: OptionalForcibleInt(wrappedValue: attributes_createdAt),
+                _d: OptionalForcibleInt(wrappedValue: attributes_d),
+                _pushImageURL: OptionalForcibleString(wrappedValue: attributes_pushImageURL),
+                _vipRank: OptionalForcibleInt(wrappedValue: attributes_vipRank),
+                _profileFrameImageURL: OptionalForcibleString(wrappedValue: attributes_profileFrameImageURL)))
     }
 }

@@ -5,25 +5,21 @@ extension BCResponse {
     ///
     /// App model only; no capture.
     public struct EmomoQuestStateChanged: BCPayload {
-        /// `gift_event_id`: the gift event the quest belongs to.
-        @ForcibleInt public var giftEventID: Int
-        /// `is_questing`: a quest is running.
-        @ForcibleBool public var isQuesting: Bool
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(giftEventID: Int, isQuesting: Bool) {
-            self.giftEventID = giftEventID
-            self.isQuesting = isQuesting
-        }
+        /// `gift_event_id`: the gift event the quest belongs to.
+        public var giftEventID: Int { get { _giftEventID.wrappedValue } set { _giftEventID.wrappedValue = newValue } }
+        var _giftEventID: ForcibleInt
+        /// `is_questing`: a quest is running.
+        public var isQuesting: Bool { get { _isQuesting.wrappedValue } set { _isQuesting.wrappedValue = newValue } }
+        var _isQuesting: ForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case giftEventID = "gift_event_id"
             case isQuesting = "is_questing"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
-            _isQuesting = try container.decode(ForcibleBool.self, forKey: .isQuesting)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -50,6 +46,18 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoQuestStateChanged {
+    public init(giftEventID: Int, isQuesting: Bool) {
+        self.init(
+            _giftEventID: ForcibleInt(wrappedValue: giftEventID), _isQuesting: ForcibleBool(wrappedValue: isQuesting)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
+        _isQuesting = try container.decode(ForcibleBool.self, forKey: .isQuesting)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var giftEventID: Int?
         var isQuesting: Bool?
@@ -75,7 +83,7 @@ extension BCResponse.EmomoQuestStateChanged {
         }
         guard let giftEventID, let isQuesting else { throw FastMiss() }
         self.init(
-            giftEventID: giftEventID,
-            isQuesting: isQuesting)
+            _giftEventID: ForcibleInt(wrappedValue: giftEventID),
+            _isQuesting: ForcibleBool(wrappedValue: isQuesting))
     }
 }

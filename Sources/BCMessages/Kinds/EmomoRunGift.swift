@@ -6,30 +6,37 @@ extension BCResponse {
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string. The user
     /// block has no `burl` in the app's model.
     public struct EmomoRunGift: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who sent it: `u`, `ac`, `iurl`.
         public var user: User
         /// `consumed_score`: the score the gift used up.
-        @ForcibleInt public var consumedScore: Int
-        /// `game_gift_command`: what the gift makes the game do.
-        @ForcibleString public var gameGiftCommand: String
-        /// `game_gift_id`: the game gift's id (an int in the app's model).
-        @ForcibleInt public var gameGiftID: Int
-        /// `game_gift_type`: the game gift's type (values not known).
-        @ForcibleInt public var gameGiftType: Int
-        /// `gift_event_id`: the gift event the game belongs to (an int in the app's model).
-        @ForcibleInt public var giftEventID: Int
-
-        public init(
-            user: User, consumedScore: Int, gameGiftCommand: String, gameGiftID: Int, gameGiftType: Int,
-            giftEventID: Int
-        ) {
-            self.user = user
-            self.consumedScore = consumedScore
-            self.gameGiftCommand = gameGiftCommand
-            self.gameGiftID = gameGiftID
-            self.gameGiftType = gameGiftType
-            self.giftEventID = giftEventID
+        public var consumedScore: Int {
+            get { _consumedScore.wrappedValue }
+            set { _consumedScore.wrappedValue = newValue }
         }
+        var _consumedScore: ForcibleInt
+        /// `game_gift_command`: what the gift makes the game do.
+        public var gameGiftCommand: String {
+            get { _gameGiftCommand.wrappedValue }
+            set { _gameGiftCommand.wrappedValue = newValue }
+        }
+        var _gameGiftCommand: ForcibleString
+        /// `game_gift_id`: the game gift's id (an int in the app's model).
+        public var gameGiftID: Int { get { _gameGiftID.wrappedValue } set { _gameGiftID.wrappedValue = newValue } }
+        var _gameGiftID: ForcibleInt
+        /// `game_gift_type`: the game gift's type (values not known).
+        public var gameGiftType: Int {
+            get { _gameGiftType.wrappedValue }
+            set { _gameGiftType.wrappedValue = newValue }
+        }
+        var _gameGiftType: ForcibleInt
+        /// `gift_event_id`: the gift event the game belongs to (an int in the app's model).
+        public var giftEventID: Int { get { _giftEventID.wrappedValue } set { _giftEventID.wrappedValue = newValue } }
+        var _giftEventID: ForcibleInt
 
         enum CodingKeys: String, CodingKey {
             case consumedScore = "consumed_score"
@@ -37,16 +44,6 @@ extension BCResponse {
             case gameGiftID = "game_gift_id"
             case gameGiftType = "game_gift_type"
             case giftEventID = "gift_event_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _consumedScore = try container.decode(ForcibleInt.self, forKey: .consumedScore)
-            _gameGiftCommand = try container.decode(ForcibleString.self, forKey: .gameGiftCommand)
-            _gameGiftID = try container.decode(ForcibleInt.self, forKey: .gameGiftID)
-            _gameGiftType = try container.decode(ForcibleInt.self, forKey: .gameGiftType)
-            _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -95,6 +92,28 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoRunGift {
+    public init(
+        user: BCResponse.User, consumedScore: Int, gameGiftCommand: String, gameGiftID: Int, gameGiftType: Int,
+        giftEventID: Int
+    ) {
+        self.init(
+            user: user, _consumedScore: ForcibleInt(wrappedValue: consumedScore),
+            _gameGiftCommand: ForcibleString(wrappedValue: gameGiftCommand),
+            _gameGiftID: ForcibleInt(wrappedValue: gameGiftID), _gameGiftType: ForcibleInt(wrappedValue: gameGiftType),
+            _giftEventID: ForcibleInt(wrappedValue: giftEventID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _consumedScore = try container.decode(ForcibleInt.self, forKey: .consumedScore)
+        _gameGiftCommand = try container.decode(ForcibleString.self, forKey: .gameGiftCommand)
+        _gameGiftID = try container.decode(ForcibleInt.self, forKey: .gameGiftID)
+        _gameGiftType = try container.decode(ForcibleInt.self, forKey: .gameGiftType)
+        _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -172,14 +191,14 @@ extension BCResponse.EmomoRunGift {
         else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            consumedScore: consumedScore,
-            gameGiftCommand: gameGiftCommand,
-            gameGiftID: gameGiftID,
-            gameGiftType: gameGiftType,
-            giftEventID: giftEventID)
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _consumedScore: ForcibleInt(wrappedValue: consumedScore),
+            _gameGiftCommand: ForcibleString(wrappedValue: gameGiftCommand),
+            _gameGiftID: ForcibleInt(wrappedValue: gameGiftID),
+            _gameGiftType: ForcibleInt(wrappedValue: gameGiftType),
+            _giftEventID: ForcibleInt(wrappedValue: giftEventID))
     }
 }

@@ -5,25 +5,21 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct EmomoRunStateChanged: BCPayload {
-        /// `gift_event_id`: the gift event the game belongs to (an int in the app's model).
-        @ForcibleInt public var giftEventID: Int
-        /// `is_running`: the game is running now.
-        @ForcibleBool public var isRunning: Bool
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(giftEventID: Int, isRunning: Bool) {
-            self.giftEventID = giftEventID
-            self.isRunning = isRunning
-        }
+        /// `gift_event_id`: the gift event the game belongs to (an int in the app's model).
+        public var giftEventID: Int { get { _giftEventID.wrappedValue } set { _giftEventID.wrappedValue = newValue } }
+        var _giftEventID: ForcibleInt
+        /// `is_running`: the game is running now.
+        public var isRunning: Bool { get { _isRunning.wrappedValue } set { _isRunning.wrappedValue = newValue } }
+        var _isRunning: ForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case giftEventID = "gift_event_id"
             case isRunning = "is_running"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
-            _isRunning = try container.decode(ForcibleBool.self, forKey: .isRunning)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -50,6 +46,18 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoRunStateChanged {
+    public init(giftEventID: Int, isRunning: Bool) {
+        self.init(
+            _giftEventID: ForcibleInt(wrappedValue: giftEventID), _isRunning: ForcibleBool(wrappedValue: isRunning)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
+        _isRunning = try container.decode(ForcibleBool.self, forKey: .isRunning)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var giftEventID: Int?
         var isRunning: Bool?
@@ -75,7 +83,7 @@ extension BCResponse.EmomoRunStateChanged {
         }
         guard let giftEventID, let isRunning else { throw FastMiss() }
         self.init(
-            giftEventID: giftEventID,
-            isRunning: isRunning)
+            _giftEventID: ForcibleInt(wrappedValue: giftEventID),
+            _isRunning: ForcibleBool(wrappedValue: isRunning))
     }
 }

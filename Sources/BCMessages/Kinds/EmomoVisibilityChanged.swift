@@ -6,20 +6,17 @@ extension BCResponse {
     /// App model only; no capture. Declared a JSON boolean, but read from 0/1 and "0"/"1" too, as most of the
     /// service's flags arrive; encoded as 0/1 like every flag.
     public struct EmomoVisibilityChanged: BCPayload {
-        /// `is_visible`: the avatar is shown.
-        @ForcibleBool public var isVisible: Bool
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(isVisible: Bool) {
-            self.isVisible = isVisible
-        }
+        /// `is_visible`: the avatar is shown.
+        public var isVisible: Bool { get { _isVisible.wrappedValue } set { _isVisible.wrappedValue = newValue } }
+        var _isVisible: ForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case isVisible = "is_visible"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _isVisible = try container.decode(ForcibleBool.self, forKey: .isVisible)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -43,6 +40,15 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoVisibilityChanged {
+    public init(isVisible: Bool) {
+        self.init(_isVisible: ForcibleBool(wrappedValue: isVisible))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _isVisible = try container.decode(ForcibleBool.self, forKey: .isVisible)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var isVisible: Bool?
         var seen: UInt64 = 0
@@ -62,6 +68,6 @@ extension BCResponse.EmomoVisibilityChanged {
         }
         guard let isVisible else { throw FastMiss() }
         self.init(
-            isVisible: isVisible)
+            _isVisible: ForcibleBool(wrappedValue: isVisible))
     }
 }

@@ -5,35 +5,32 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct FeverChanged: BCPayload {
-        /// `current_meter`: the meter's value now.
-        @ForcibleInt public var currentMeter: Int
-        /// `max_meter`: the value at which the meter is full.
-        @ForcibleInt public var maxMeter: Int
-        /// `starts_at`: when the fever starts, unix time (a long in the app; seconds or milliseconds unknown).
-        @ForcibleInt public var startsAt: Int
-        /// `ends_at`: when the fever ends, in the same unit as `starts_at`.
-        @ForcibleInt public var endsAt: Int
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(currentMeter: Int, maxMeter: Int, startsAt: Int, endsAt: Int) {
-            self.currentMeter = currentMeter
-            self.maxMeter = maxMeter
-            self.startsAt = startsAt
-            self.endsAt = endsAt
+        /// `current_meter`: the meter's value now.
+        public var currentMeter: Int {
+            get { _currentMeter.wrappedValue }
+            set { _currentMeter.wrappedValue = newValue }
         }
+        var _currentMeter: ForcibleInt
+        /// `max_meter`: the value at which the meter is full.
+        public var maxMeter: Int { get { _maxMeter.wrappedValue } set { _maxMeter.wrappedValue = newValue } }
+        var _maxMeter: ForcibleInt
+        /// `starts_at`: when the fever starts, unix time (a long in the app; seconds or milliseconds unknown).
+        public var startsAt: Int { get { _startsAt.wrappedValue } set { _startsAt.wrappedValue = newValue } }
+        var _startsAt: ForcibleInt
+        /// `ends_at`: when the fever ends, in the same unit as `starts_at`.
+        public var endsAt: Int { get { _endsAt.wrappedValue } set { _endsAt.wrappedValue = newValue } }
+        var _endsAt: ForcibleInt
 
         enum CodingKeys: String, CodingKey {
             case currentMeter = "current_meter"
             case maxMeter = "max_meter"
             case startsAt = "starts_at"
             case endsAt = "ends_at"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _currentMeter = try container.decode(ForcibleInt.self, forKey: .currentMeter)
-            _maxMeter = try container.decode(ForcibleInt.self, forKey: .maxMeter)
-            _startsAt = try container.decode(ForcibleInt.self, forKey: .startsAt)
-            _endsAt = try container.decode(ForcibleInt.self, forKey: .endsAt)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -66,6 +63,21 @@ extension BCResponse {
 }
 
 extension BCResponse.FeverChanged {
+    public init(currentMeter: Int, maxMeter: Int, startsAt: Int, endsAt: Int) {
+        self.init(
+            _currentMeter: ForcibleInt(wrappedValue: currentMeter), _maxMeter: ForcibleInt(wrappedValue: maxMeter),
+            _startsAt: ForcibleInt(wrappedValue: startsAt), _endsAt: ForcibleInt(wrappedValue: endsAt)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _currentMeter = try container.decode(ForcibleInt.self, forKey: .currentMeter)
+        _maxMeter = try container.decode(ForcibleInt.self, forKey: .maxMeter)
+        _startsAt = try container.decode(ForcibleInt.self, forKey: .startsAt)
+        _endsAt = try container.decode(ForcibleInt.self, forKey: .endsAt)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var currentMeter: Int?
         var maxMeter: Int?
@@ -101,9 +113,9 @@ extension BCResponse.FeverChanged {
         }
         guard let currentMeter, let maxMeter, let startsAt, let endsAt else { throw FastMiss() }
         self.init(
-            currentMeter: currentMeter,
-            maxMeter: maxMeter,
-            startsAt: startsAt,
-            endsAt: endsAt)
+            _currentMeter: ForcibleInt(wrappedValue: currentMeter),
+            _maxMeter: ForcibleInt(wrappedValue: maxMeter),
+            _startsAt: ForcibleInt(wrappedValue: startsAt),
+            _endsAt: ForcibleInt(wrappedValue: endsAt))
     }
 }

@@ -9,122 +9,155 @@ extension BCResponse {
     /// Captures differ a lot in which keys they carry, so only who sent what, and how many, is required.
     /// No capture has `created_at`.
     public struct Gift: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who sent it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `gift_id`: the gift item's id.
-        @ForcibleString public var giftID: String
+        public var giftID: String { get { _giftID.wrappedValue } set { _giftID.wrappedValue = newValue } }
+        var _giftID: ForcibleString
         /// `gift_title`: the gift's name ("小さなハート").
-        @ForcibleString public var giftTitle: String
+        public var giftTitle: String { get { _giftTitle.wrappedValue } set { _giftTitle.wrappedValue = newValue } }
+        var _giftTitle: ForcibleString
         /// `gift_type`: the kind of gift item (`0` for an ordinary one).
-        @OptionalForcibleInt public var giftType: Int?
+        public var giftType: Int? { get { _giftType.wrappedValue } set { _giftType.wrappedValue = newValue } }
+        var _giftType: OptionalForcibleInt
         /// `gift_small_image_url`: the gift's small image.
-        @OptionalForcibleString public var giftSmallImageURL: String?
+        public var giftSmallImageURL: String? {
+            get { _giftSmallImageURL.wrappedValue }
+            set { _giftSmallImageURL.wrappedValue = newValue }
+        }
+        var _giftSmallImageURL: OptionalForcibleString
         /// `gift_large_image_url`: the gift's large image.
-        @OptionalForcibleString public var giftLargeImageURL: String?
+        public var giftLargeImageURL: String? {
+            get { _giftLargeImageURL.wrappedValue }
+            set { _giftLargeImageURL.wrappedValue = newValue }
+        }
+        var _giftLargeImageURL: OptionalForcibleString
         /// `coins`: the price of one gift, in coins.
-        @ForcibleInt public var coins: Int
+        public var coins: Int { get { _coins.wrappedValue } set { _coins.wrappedValue = newValue } }
+        var _coins: ForcibleInt
         /// `count`: how many were sent at once.
-        @ForcibleInt public var count: Int
+        public var count: Int { get { _count.wrappedValue } set { _count.wrappedValue = newValue } }
+        var _count: ForcibleInt
         /// `total_gift_coins`: the running total of coins gifted in this live.
-        @OptionalForcibleInt public var totalGiftCoins: Int?
+        public var totalGiftCoins: Int? {
+            get { _totalGiftCoins.wrappedValue }
+            set { _totalGiftCoins.wrappedValue = newValue }
+        }
+        var _totalGiftCoins: OptionalForcibleInt
         /// `nameplate_enabled`: whether the sender's nameplate is shown (`1`); an int in the app's model.
-        @OptionalForcibleInt public var nameplateEnabled: Int?
+        public var nameplateEnabled: Int? {
+            get { _nameplateEnabled.wrappedValue }
+            set { _nameplateEnabled.wrappedValue = newValue }
+        }
+        var _nameplateEnabled: OptionalForcibleInt
         /// `pause_duration`: how long the gift animation pauses, in seconds.
-        @OptionalForcibleDouble public var pauseDuration: Double?
+        public var pauseDuration: Double? {
+            get { _pauseDuration.wrappedValue }
+            set { _pauseDuration.wrappedValue = newValue }
+        }
+        var _pauseDuration: OptionalForcibleDouble
         /// `orientations`: the screen orientations the animation is made for.
-        @OptionalForcibleInt public var orientations: Int?
+        public var orientations: Int? {
+            get { _orientations.wrappedValue }
+            set { _orientations.wrappedValue = newValue }
+        }
+        var _orientations: OptionalForcibleInt
         /// `should_play_animation`: play the gift's animation.
-        @OptionalForcibleBool public var shouldPlayAnimation: Bool?
+        public var shouldPlayAnimation: Bool? {
+            get { _shouldPlayAnimation.wrappedValue }
+            set { _shouldPlayAnimation.wrappedValue = newValue }
+        }
+        var _shouldPlayAnimation: OptionalForcibleBool
         /// `is_moderator`: the sender moderates this live.
-        @OptionalForcibleBool public var isModerator: Bool?
+        public var isModerator: Bool? { get { _isModerator.wrappedValue } set { _isModerator.wrappedValue = newValue } }
+        var _isModerator: OptionalForcibleBool
         /// `is_cheerleader`: the sender is a cheerleader of this streamer.
-        @OptionalForcibleBool public var isCheerleader: Bool?
+        public var isCheerleader: Bool? {
+            get { _isCheerleader.wrappedValue }
+            set { _isCheerleader.wrappedValue = newValue }
+        }
+        var _isCheerleader: OptionalForcibleBool
         /// `became_cheerleader`: this gift made the sender a cheerleader.
-        @OptionalForcibleBool public var becameCheerleader: Bool?
+        public var becameCheerleader: Bool? {
+            get { _becameCheerleader.wrappedValue }
+            set { _becameCheerleader.wrappedValue = newValue }
+        }
+        var _becameCheerleader: OptionalForcibleBool
         /// `ils`: this is the last gift of a run sent in a row.
-        @OptionalForcibleBool public var isLastSent: Bool?
+        public var isLastSent: Bool? { get { _isLastSent.wrappedValue } set { _isLastSent.wrappedValue = newValue } }
+        var _isLastSent: OptionalForcibleBool
         /// `live_sent_gift_id`: this sending's id, kept digit for digit however long.
-        @OptionalForcibleString public var liveSentGiftID: String?
+        public var liveSentGiftID: String? {
+            get { _liveSentGiftID.wrappedValue }
+            set { _liveSentGiftID.wrappedValue = newValue }
+        }
+        var _liveSentGiftID: OptionalForcibleString
         /// `slot_id`: the slot the gift is shown in (`0` on the wire).
-        @OptionalForcibleString public var slotID: String?
+        public var slotID: String? { get { _slotID.wrappedValue } set { _slotID.wrappedValue = newValue } }
+        var _slotID: OptionalForcibleString
         /// `speech`: the text-to-speech line ("ねこまるが小さなハートを贈りました").
-        @OptionalForcibleString public var speech: String?
+        public var speech: String? { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
+        var _speech: OptionalForcibleString
         /// `collab_streamer_ac`: the collab streamer's display name, during a collab.
-        @OptionalForcibleString public var collabStreamerName: String?
+        public var collabStreamerName: String? {
+            get { _collabStreamerName.wrappedValue }
+            set { _collabStreamerName.wrappedValue = newValue }
+        }
+        var _collabStreamerName: OptionalForcibleString
         /// `avatar_body_image_url`: the sender's avatar image.
-        @OptionalForcibleString public var avatarBodyImageURL: String?
+        public var avatarBodyImageURL: String? {
+            get { _avatarBodyImageURL.wrappedValue }
+            set { _avatarBodyImageURL.wrappedValue = newValue }
+        }
+        var _avatarBodyImageURL: OptionalForcibleString
         /// `avatar_user_ids`: the ids of the users whose avatars the gift shows, comma-separated.
-        @OptionalForcibleString public var avatarUserIDs: String?
+        public var avatarUserIDs: String? {
+            get { _avatarUserIDs.wrappedValue }
+            set { _avatarUserIDs.wrappedValue = newValue }
+        }
+        var _avatarUserIDs: OptionalForcibleString
         /// `effect_id`: the effect the gift plays.
-        @OptionalForcibleString public var effectID: String?
+        public var effectID: String? { get { _effectID.wrappedValue } set { _effectID.wrappedValue = newValue } }
+        var _effectID: OptionalForcibleString
         /// `pose_id`: the avatar pose the gift plays.
-        @OptionalForcibleString public var poseID: String?
+        public var poseID: String? { get { _poseID.wrappedValue } set { _poseID.wrappedValue = newValue } }
+        var _poseID: OptionalForcibleString
         /// `message`: a message sent with the gift.
-        @OptionalForcibleString public var message: String?
+        public var message: String? { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        var _message: OptionalForcibleString
         /// `share_text`: the text offered for sharing the gift.
-        @OptionalForcibleString public var shareText: String?
+        public var shareText: String? { get { _shareText.wrappedValue } set { _shareText.wrappedValue = newValue } }
+        var _shareText: OptionalForcibleString
         /// `p`: the points the gift earned.
-        @OptionalForcibleInt public var point: Int?
+        public var point: Int? { get { _point.wrappedValue } set { _point.wrappedValue = newValue } }
+        var _point: OptionalForcibleInt
         /// `yell_rank`: the sender's cheer rank.
         public var yellRank: YellRank?
         /// `yell_level`: the sender's cheer level.
-        @OptionalForcibleInt public var yellLevel: Int?
+        public var yellLevel: Int? { get { _yellLevel.wrappedValue } set { _yellLevel.wrappedValue = newValue } }
+        var _yellLevel: OptionalForcibleInt
         /// `rankings`: the event rankings this gift moved.
         public var rankings: [GiftRanking]?
         /// `photo_gift_id`: the photo's id, on a photo gift.
-        @OptionalForcibleString public var photoGiftID: String?
-        /// `is_photo_gift`: the gift carries a photo (avatar snapshot).
-        @OptionalForcibleBool public var isPhotoGift: Bool?
-        /// `photo_gift_image_url`: the photo, on a photo gift.
-        @OptionalForcibleString public var photoGiftImageURL: String?
-
-        public init(
-            user: User, giftID: String, giftTitle: String, giftType: Int? = nil, giftSmallImageURL: String? = nil,
-            giftLargeImageURL: String? = nil, coins: Int, count: Int, totalGiftCoins: Int? = nil,
-            nameplateEnabled: Int? = nil, pauseDuration: Double? = nil, orientations: Int? = nil,
-            shouldPlayAnimation: Bool? = nil, isModerator: Bool? = nil, isCheerleader: Bool? = nil,
-            becameCheerleader: Bool? = nil, isLastSent: Bool? = nil, liveSentGiftID: String? = nil,
-            slotID: String? = nil, speech: String? = nil, collabStreamerName: String? = nil,
-            avatarBodyImageURL: String? = nil, avatarUserIDs: String? = nil, effectID: String? = nil,
-            poseID: String? = nil, message: String? = nil, shareText: String? = nil, point: Int? = nil,
-            yellRank: YellRank? = nil, yellLevel: Int? = nil, rankings: [GiftRanking]? = nil,
-            photoGiftID: String? = nil, isPhotoGift: Bool? = nil, photoGiftImageURL: String? = nil
-        ) {
-            self.user = user
-            self.giftID = giftID
-            self.giftTitle = giftTitle
-            self.giftType = giftType
-            self.giftSmallImageURL = giftSmallImageURL
-            self.giftLargeImageURL = giftLargeImageURL
-            self.coins = coins
-            self.count = count
-            self.totalGiftCoins = totalGiftCoins
-            self.nameplateEnabled = nameplateEnabled
-            self.pauseDuration = pauseDuration
-            self.orientations = orientations
-            self.shouldPlayAnimation = shouldPlayAnimation
-            self.isModerator = isModerator
-            self.isCheerleader = isCheerleader
-            self.becameCheerleader = becameCheerleader
-            self.isLastSent = isLastSent
-            self.liveSentGiftID = liveSentGiftID
-            self.slotID = slotID
-            self.speech = speech
-            self.collabStreamerName = collabStreamerName
-            self.avatarBodyImageURL = avatarBodyImageURL
-            self.avatarUserIDs = avatarUserIDs
-            self.effectID = effectID
-            self.poseID = poseID
-            self.message = message
-            self.shareText = shareText
-            self.point = point
-            self.yellRank = yellRank
-            self.yellLevel = yellLevel
-            self.rankings = rankings
-            self.photoGiftID = photoGiftID
-            self.isPhotoGift = isPhotoGift
-            self.photoGiftImageURL = photoGiftImageURL
+        public var photoGiftID: String? {
+            get { _photoGiftID.wrappedValue }
+            set { _photoGiftID.wrappedValue = newValue }
         }
+        var _photoGiftID: OptionalForcibleString
+        /// `is_photo_gift`: the gift carries a photo (avatar snapshot).
+        public var isPhotoGift: Bool? { get { _isPhotoGift.wrappedValue } set { _isPhotoGift.wrappedValue = newValue } }
+        var _isPhotoGift: OptionalForcibleBool
+        /// `photo_gift_image_url`: the photo, on a photo gift.
+        public var photoGiftImageURL: String? {
+            get { _photoGiftImageURL.wrappedValue }
+            set { _photoGiftImageURL.wrappedValue = newValue }
+        }
+        var _photoGiftImageURL: OptionalForcibleString
 
         enum CodingKeys: String, CodingKey {
             case giftID = "gift_id"
@@ -160,44 +193,6 @@ extension BCResponse {
             case photoGiftID = "photo_gift_id"
             case isPhotoGift = "is_photo_gift"
             case photoGiftImageURL = "photo_gift_image_url"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _giftID = try container.decode(ForcibleString.self, forKey: .giftID)
-            _giftTitle = try container.decode(ForcibleString.self, forKey: .giftTitle)
-            _giftType = try container.decode(OptionalForcibleInt.self, forKey: .giftType)
-            _giftSmallImageURL = try container.decode(OptionalForcibleString.self, forKey: .giftSmallImageURL)
-            _giftLargeImageURL = try container.decode(OptionalForcibleString.self, forKey: .giftLargeImageURL)
-            _coins = try container.decode(ForcibleInt.self, forKey: .coins)
-            _count = try container.decode(ForcibleInt.self, forKey: .count)
-            _totalGiftCoins = try container.decode(OptionalForcibleInt.self, forKey: .totalGiftCoins)
-            _nameplateEnabled = try container.decode(OptionalForcibleInt.self, forKey: .nameplateEnabled)
-            _pauseDuration = try container.decode(OptionalForcibleDouble.self, forKey: .pauseDuration)
-            _orientations = try container.decode(OptionalForcibleInt.self, forKey: .orientations)
-            _shouldPlayAnimation = try container.decode(OptionalForcibleBool.self, forKey: .shouldPlayAnimation)
-            _isModerator = try container.decode(OptionalForcibleBool.self, forKey: .isModerator)
-            _isCheerleader = try container.decode(OptionalForcibleBool.self, forKey: .isCheerleader)
-            _becameCheerleader = try container.decode(OptionalForcibleBool.self, forKey: .becameCheerleader)
-            _isLastSent = try container.decode(OptionalForcibleBool.self, forKey: .isLastSent)
-            _liveSentGiftID = try container.decode(OptionalForcibleString.self, forKey: .liveSentGiftID)
-            _slotID = try container.decode(OptionalForcibleString.self, forKey: .slotID)
-            _speech = try container.decode(OptionalForcibleString.self, forKey: .speech)
-            _collabStreamerName = try container.decode(OptionalForcibleString.self, forKey: .collabStreamerName)
-            _avatarBodyImageURL = try container.decode(OptionalForcibleString.self, forKey: .avatarBodyImageURL)
-            _avatarUserIDs = try container.decode(OptionalForcibleString.self, forKey: .avatarUserIDs)
-            _effectID = try container.decode(OptionalForcibleString.self, forKey: .effectID)
-            _poseID = try container.decode(OptionalForcibleString.self, forKey: .poseID)
-            _message = try container.decode(OptionalForcibleString.self, forKey: .message)
-            _shareText = try container.decode(OptionalForcibleString.self, forKey: .shareText)
-            _point = try container.decode(OptionalForcibleInt.self, forKey: .point)
-            yellRank = try container.decodeIfPresent(YellRank.self, forKey: .yellRank)
-            _yellLevel = try container.decode(OptionalForcibleInt.self, forKey: .yellLevel)
-            rankings = try container.decodeIfPresent([GiftRanking].self, forKey: .rankings)
-            _photoGiftID = try container.decode(OptionalForcibleString.self, forKey: .photoGiftID)
-            _isPhotoGift = try container.decode(OptionalForcibleBool.self, forKey: .isPhotoGift)
-            _photoGiftImageURL = try container.decode(OptionalForcibleString.self, forKey: .photoGiftImageURL)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -393,6 +388,89 @@ extension BCResponse {
 }
 
 extension BCResponse.Gift {
+    public init(
+        user: BCResponse.User, giftID: String, giftTitle: String, giftType: Int? = nil,
+        giftSmallImageURL: String? = nil, giftLargeImageURL: String? = nil, coins: Int, count: Int,
+        totalGiftCoins: Int? = nil, nameplateEnabled: Int? = nil, pauseDuration: Double? = nil,
+        orientations: Int? = nil, shouldPlayAnimation: Bool? = nil, isModerator: Bool? = nil,
+        isCheerleader: Bool? = nil, becameCheerleader: Bool? = nil, isLastSent: Bool? = nil,
+        liveSentGiftID: String? = nil, slotID: String? = nil, speech: String? = nil, collabStreamerName: String? = nil,
+        avatarBodyImageURL: String? = nil, avatarUserIDs: String? = nil, effectID: String? = nil, poseID: String? = nil,
+        message: String? = nil, shareText: String? = nil, point: Int? = nil, yellRank: YellRank? = nil,
+        yellLevel: Int? = nil, rankings: [BCResponse.GiftRanking]? = nil, photoGiftID: String? = nil,
+        isPhotoGift: Bool? = nil, photoGiftImageURL: String? = nil
+    ) {
+        self.init(
+            user: user, _giftID: ForcibleString(wrappedValue: giftID),
+            _giftTitle: ForcibleString(wrappedValue: giftTitle), _giftType: OptionalForcibleInt(wrappedValue: giftType),
+            _giftSmallImageURL: OptionalForcibleString(wrappedValue: giftSmallImageURL),
+            _giftLargeImageURL: OptionalForcibleString(wrappedValue: giftLargeImageURL),
+            _coins: ForcibleInt(wrappedValue: coins), _count: ForcibleInt(wrappedValue: count),
+            _totalGiftCoins: OptionalForcibleInt(wrappedValue: totalGiftCoins),
+            _nameplateEnabled: OptionalForcibleInt(wrappedValue: nameplateEnabled),
+            _pauseDuration: OptionalForcibleDouble(wrappedValue: pauseDuration),
+            _orientations: OptionalForcibleInt(wrappedValue: orientations),
+            _shouldPlayAnimation: OptionalForcibleBool(wrappedValue: shouldPlayAnimation),
+            _isModerator: OptionalForcibleBool(wrappedValue: isModerator),
+            _isCheerleader: OptionalForcibleBool(wrappedValue: isCheerleader),
+            _becameCheerleader: OptionalForcibleBool(wrappedValue: becameCheerleader),
+            _isLastSent: OptionalForcibleBool(wrappedValue: isLastSent),
+            _liveSentGiftID: OptionalForcibleString(wrappedValue: liveSentGiftID),
+            _slotID: OptionalForcibleString(wrappedValue: slotID),
+            _speech: OptionalForcibleString(wrappedValue: speech),
+            _collabStreamerName: OptionalForcibleString(wrappedValue: collabStreamerName),
+            _avatarBodyImageURL: OptionalForcibleString(wrappedValue: avatarBodyImageURL),
+            _avatarUserIDs: OptionalForcibleString(wrappedValue: avatarUserIDs),
+            _effectID: OptionalForcibleString(wrappedValue: effectID),
+            _poseID: OptionalForcibleString(wrappedValue: poseID),
+            _message: OptionalForcibleString(wrappedValue: message),
+            _shareText: OptionalForcibleString(wrappedValue: shareText),
+            _point: OptionalForcibleInt(wrappedValue: point), yellRank: yellRank,
+            _yellLevel: OptionalForcibleInt(wrappedValue: yellLevel), rankings: rankings,
+            _photoGiftID: OptionalForcibleString(wrappedValue: photoGiftID),
+            _isPhotoGift: OptionalForcibleBool(wrappedValue: isPhotoGift),
+            _photoGiftImageURL: OptionalForcibleString(wrappedValue: photoGiftImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _giftID = try container.decode(ForcibleString.self, forKey: .giftID)
+        _giftTitle = try container.decode(ForcibleString.self, forKey: .giftTitle)
+        _giftType = try container.decode(OptionalForcibleInt.self, forKey: .giftType)
+        _giftSmallImageURL = try container.decode(OptionalForcibleString.self, forKey: .giftSmallImageURL)
+        _giftLargeImageURL = try container.decode(OptionalForcibleString.self, forKey: .giftLargeImageURL)
+        _coins = try container.decode(ForcibleInt.self, forKey: .coins)
+        _count = try container.decode(ForcibleInt.self, forKey: .count)
+        _totalGiftCoins = try container.decode(OptionalForcibleInt.self, forKey: .totalGiftCoins)
+        _nameplateEnabled = try container.decode(OptionalForcibleInt.self, forKey: .nameplateEnabled)
+        _pauseDuration = try container.decode(OptionalForcibleDouble.self, forKey: .pauseDuration)
+        _orientations = try container.decode(OptionalForcibleInt.self, forKey: .orientations)
+        _shouldPlayAnimation = try container.decode(OptionalForcibleBool.self, forKey: .shouldPlayAnimation)
+        _isModerator = try container.decode(OptionalForcibleBool.self, forKey: .isModerator)
+        _isCheerleader = try container.decode(OptionalForcibleBool.self, forKey: .isCheerleader)
+        _becameCheerleader = try container.decode(OptionalForcibleBool.self, forKey: .becameCheerleader)
+        _isLastSent = try container.decode(OptionalForcibleBool.self, forKey: .isLastSent)
+        _liveSentGiftID = try container.decode(OptionalForcibleString.self, forKey: .liveSentGiftID)
+        _slotID = try container.decode(OptionalForcibleString.self, forKey: .slotID)
+        _speech = try container.decode(OptionalForcibleString.self, forKey: .speech)
+        _collabStreamerName = try container.decode(OptionalForcibleString.self, forKey: .collabStreamerName)
+        _avatarBodyImageURL = try container.decode(OptionalForcibleString.self, forKey: .avatarBodyImageURL)
+        _avatarUserIDs = try container.decode(OptionalForcibleString.self, forKey: .avatarUserIDs)
+        _effectID = try container.decode(OptionalForcibleString.self, forKey: .effectID)
+        _poseID = try container.decode(OptionalForcibleString.self, forKey: .poseID)
+        _message = try container.decode(OptionalForcibleString.self, forKey: .message)
+        _shareText = try container.decode(OptionalForcibleString.self, forKey: .shareText)
+        _point = try container.decode(OptionalForcibleInt.self, forKey: .point)
+        yellRank = try container.decodeIfPresent(YellRank.self, forKey: .yellRank)
+        _yellLevel = try container.decode(OptionalForcibleInt.self, forKey: .yellLevel)
+        rankings = try container.decodeIfPresent([BCResponse.GiftRanking].self, forKey: .rankings)
+        _photoGiftID = try container.decode(OptionalForcibleString.self, forKey: .photoGiftID)
+        _isPhotoGift = try container.decode(OptionalForcibleBool.self, forKey: .isPhotoGift)
+        _photoGiftImageURL = try container.decode(OptionalForcibleString.self, forKey: .photoGiftImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -620,42 +698,42 @@ extension BCResponse.Gift {
         guard let user_id, let user_name, let giftID, let giftTitle, let coins, let count else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            giftID: giftID,
-            giftTitle: giftTitle,
-            giftType: giftType,
-            giftSmallImageURL: giftSmallImageURL,
-            giftLargeImageURL: giftLargeImageURL,
-            coins: coins,
-            count: count,
-            totalGiftCoins: totalGiftCoins,
-            nameplateEnabled: nameplateEnabled,
-            pauseDuration: pauseDuration,
-            orientations: orientations,
-            shouldPlayAnimation: shouldPlayAnimation,
-            isModerator: isModerator,
-            isCheerleader: isCheerleader,
-            becameCheerleader: becameCheerleader,
-            isLastSent: isLastSent,
-            liveSentGiftID: liveSentGiftID,
-            slotID: slotID,
-            speech: speech,
-            collabStreamerName: collabStreamerName,
-            avatarBodyImageURL: avatarBodyImageURL,
-            avatarUserIDs: avatarUserIDs,
-            effectID: effectID,
-            poseID: poseID,
-            message: message,
-            shareText: shareText,
-            point: point,
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _giftID: ForcibleString(wrappedValue: giftID),
+            _giftTitle: ForcibleString(wrappedValue: giftTitle),
+            _giftType: OptionalForcibleInt(wrappedValue: giftType),
+            _giftSmallImageURL: OptionalForcibleString(wrappedValue: giftSmallImageURL),
+            _giftLargeImageURL: OptionalForcibleString(wrappedValue: giftLargeImageURL),
+            _coins: ForcibleInt(wrappedValue: coins),
+            _count: ForcibleInt(wrappedValue: count),
+            _totalGiftCoins: OptionalForcibleInt(wrappedValue: totalGiftCoins),
+            _nameplateEnabled: OptionalForcibleInt(wrappedValue: nameplateEnabled),
+            _pauseDuration: OptionalForcibleDouble(wrappedValue: pauseDuration),
+            _orientations: OptionalForcibleInt(wrappedValue: orientations),
+            _shouldPlayAnimation: OptionalForcibleBool(wrappedValue: shouldPlayAnimation),
+            _isModerator: OptionalForcibleBool(wrappedValue: isModerator),
+            _isCheerleader: OptionalForcibleBool(wrappedValue: isCheerleader),
+            _becameCheerleader: OptionalForcibleBool(wrappedValue: becameCheerleader),
+            _isLastSent: OptionalForcibleBool(wrappedValue: isLastSent),
+            _liveSentGiftID: OptionalForcibleString(wrappedValue: liveSentGiftID),
+            _slotID: OptionalForcibleString(wrappedValue: slotID),
+            _speech: OptionalForcibleString(wrappedValue: speech),
+            _collabStreamerName: OptionalForcibleString(wrappedValue: collabStreamerName),
+            _avatarBodyImageURL: OptionalForcibleString(wrappedValue: avatarBodyImageURL),
+            _avatarUserIDs: OptionalForcibleString(wrappedValue: avatarUserIDs),
+            _effectID: OptionalForcibleString(wrappedValue: effectID),
+            _poseID: OptionalForcibleString(wrappedValue: poseID),
+            _message: OptionalForcibleString(wrappedValue: message),
+            _shareText: OptionalForcibleString(wrappedValue: shareText),
+            _point: OptionalForcibleInt(wrappedValue: point),
             yellRank: yellRank,
-            yellLevel: yellLevel,
+            _yellLevel: OptionalForcibleInt(wrappedValue: yellLevel),
             rankings: rankings,
-            photoGiftID: photoGiftID,
-            isPhotoGift: isPhotoGift,
-            photoGiftImageURL: photoGiftImageURL)
+            _photoGiftID: OptionalForcibleString(wrappedValue: photoGiftID),
+            _isPhotoGift: OptionalForcibleBool(wrappedValue: isPhotoGift),
+            _photoGiftImageURL: OptionalForcibleString(wrappedValue: photoGiftImageURL))
     }
 }

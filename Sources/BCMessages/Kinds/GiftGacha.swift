@@ -5,37 +5,41 @@ extension BCResponse {
     ///
     /// Known from the 2022 app's model only.
     public struct GiftGacha: BCPayload {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// `type`: a normal gacha or a fever one.
         public var type: GiftGachaType
         /// `gift_event_id`: the gift event the gacha belongs to.
-        @ForcibleInt public var giftEventID: Int
+        public var giftEventID: Int { get { _giftEventID.wrappedValue } set { _giftEventID.wrappedValue = newValue } }
+        var _giftEventID: ForcibleInt
         /// `sender_id`: the user id of who drew it.
-        @ForcibleString public var senderID: String
+        public var senderID: String { get { _senderID.wrappedValue } set { _senderID.wrappedValue = newValue } }
+        var _senderID: ForcibleString
         /// `count`: how many were drawn.
-        @ForcibleInt public var count: Int
+        public var count: Int { get { _count.wrappedValue } set { _count.wrappedValue = newValue } }
+        var _count: ForcibleInt
         /// `image_url`: the drawn item's image.
-        @ForcibleString public var imageURL: String
+        public var imageURL: String { get { _imageURL.wrappedValue } set { _imageURL.wrappedValue = newValue } }
+        var _imageURL: ForcibleString
         /// `stock_image_url`: the image of the stock it went into.
-        @ForcibleString public var stockImageURL: String
+        public var stockImageURL: String {
+            get { _stockImageURL.wrappedValue }
+            set { _stockImageURL.wrappedValue = newValue }
+        }
+        var _stockImageURL: ForcibleString
         /// `time`: a time in seconds the app's model does not explain (a duration or a unix time).
-        @ForcibleInt public var time: Int
+        public var time: Int { get { _time.wrappedValue } set { _time.wrappedValue = newValue } }
+        var _time: ForcibleInt
         /// `collab_user_id`: the collab partner's user id, during a collab; an int in the app's model, kept as a string
         /// like every other user id.
-        @OptionalForcibleString public var collabUserID: String?
-
-        public init(
-            type: GiftGachaType, giftEventID: Int, senderID: String, count: Int, imageURL: String,
-            stockImageURL: String, time: Int, collabUserID: String? = nil
-        ) {
-            self.type = type
-            self.giftEventID = giftEventID
-            self.senderID = senderID
-            self.count = count
-            self.imageURL = imageURL
-            self.stockImageURL = stockImageURL
-            self.time = time
-            self.collabUserID = collabUserID
+        public var collabUserID: String? {
+            get { _collabUserID.wrappedValue }
+            set { _collabUserID.wrappedValue = newValue }
         }
+        var _collabUserID: OptionalForcibleString
 
         enum CodingKeys: String, CodingKey {
             case type
@@ -46,18 +50,6 @@ extension BCResponse {
             case stockImageURL = "stock_image_url"
             case time
             case collabUserID = "collab_user_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            type = try container.decode(GiftGachaType.self, forKey: .type)
-            _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
-            _senderID = try container.decode(ForcibleString.self, forKey: .senderID)
-            _count = try container.decode(ForcibleInt.self, forKey: .count)
-            _imageURL = try container.decode(ForcibleString.self, forKey: .imageURL)
-            _stockImageURL = try container.decode(ForcibleString.self, forKey: .stockImageURL)
-            _time = try container.decode(ForcibleInt.self, forKey: .time)
-            _collabUserID = try container.decode(OptionalForcibleString.self, forKey: .collabUserID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -104,6 +96,31 @@ extension BCResponse {
 }
 
 extension BCResponse.GiftGacha {
+    public init(
+        type: GiftGachaType, giftEventID: Int, senderID: String, count: Int, imageURL: String, stockImageURL: String,
+        time: Int, collabUserID: String? = nil
+    ) {
+        self.init(
+            type: type, _giftEventID: ForcibleInt(wrappedValue: giftEventID),
+            _senderID: ForcibleString(wrappedValue: senderID), _count: ForcibleInt(wrappedValue: count),
+            _imageURL: ForcibleString(wrappedValue: imageURL),
+            _stockImageURL: ForcibleString(wrappedValue: stockImageURL), _time: ForcibleInt(wrappedValue: time),
+            _collabUserID: OptionalForcibleString(wrappedValue: collabUserID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(GiftGachaType.self, forKey: .type)
+        _giftEventID = try container.decode(ForcibleInt.self, forKey: .giftEventID)
+        _senderID = try container.decode(ForcibleString.self, forKey: .senderID)
+        _count = try container.decode(ForcibleInt.self, forKey: .count)
+        _imageURL = try container.decode(ForcibleString.self, forKey: .imageURL)
+        _stockImageURL = try container.decode(ForcibleString.self, forKey: .stockImageURL)
+        _time = try container.decode(ForcibleInt.self, forKey: .time)
+        _collabUserID = try container.decode(OptionalForcibleString.self, forKey: .collabUserID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var type: GiftGachaType?
         var giftEventID: Int?
@@ -173,12 +190,12 @@ extension BCResponse.GiftGacha {
         else { throw FastMiss() }
         self.init(
             type: type,
-            giftEventID: giftEventID,
-            senderID: senderID,
-            count: count,
-            imageURL: imageURL,
-            stockImageURL: stockImageURL,
-            time: time,
-            collabUserID: collabUserID)
+            _giftEventID: ForcibleInt(wrappedValue: giftEventID),
+            _senderID: ForcibleString(wrappedValue: senderID),
+            _count: ForcibleInt(wrappedValue: count),
+            _imageURL: ForcibleString(wrappedValue: imageURL),
+            _stockImageURL: ForcibleString(wrappedValue: stockImageURL),
+            _time: ForcibleInt(wrappedValue: time),
+            _collabUserID: OptionalForcibleString(wrappedValue: collabUserID))
     }
 }

@@ -5,27 +5,32 @@ extension BCResponse {
     ///
     /// Known from the 2022 app's model only. The same short keys appear in a gift's `rankings` (`GiftRanking`).
     public struct GiftRankingChanged: BCPayload {
-        /// `ei`: the event id.
-        @ForcibleInt public var eventID: Int
-        /// `iae`: the event is an app (game) event; declared a JSON bool, 0/1 accepted too.
-        @ForcibleBool public var isAppEvent: Bool
-        /// `nt`: when the ranking was computed, a nanosecond timestamp (orders updates).
-        @ForcibleInt public var nanoTime: Int
-        /// `r`: the rank.
-        @ForcibleInt public var rank: Int
-        /// `rt`: the rank as text to show.
-        @ForcibleString public var rankText: String
-        /// `rp`: the ranking point.
-        @ForcibleInt public var rankingPoint: Int
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(eventID: Int, isAppEvent: Bool, nanoTime: Int, rank: Int, rankText: String, rankingPoint: Int) {
-            self.eventID = eventID
-            self.isAppEvent = isAppEvent
-            self.nanoTime = nanoTime
-            self.rank = rank
-            self.rankText = rankText
-            self.rankingPoint = rankingPoint
+        /// `ei`: the event id.
+        public var eventID: Int { get { _eventID.wrappedValue } set { _eventID.wrappedValue = newValue } }
+        var _eventID: ForcibleInt
+        /// `iae`: the event is an app (game) event; declared a JSON bool, 0/1 accepted too.
+        public var isAppEvent: Bool { get { _isAppEvent.wrappedValue } set { _isAppEvent.wrappedValue = newValue } }
+        var _isAppEvent: ForcibleBool
+        /// `nt`: when the ranking was computed, a nanosecond timestamp (orders updates).
+        public var nanoTime: Int { get { _nanoTime.wrappedValue } set { _nanoTime.wrappedValue = newValue } }
+        var _nanoTime: ForcibleInt
+        /// `r`: the rank.
+        public var rank: Int { get { _rank.wrappedValue } set { _rank.wrappedValue = newValue } }
+        var _rank: ForcibleInt
+        /// `rt`: the rank as text to show.
+        public var rankText: String { get { _rankText.wrappedValue } set { _rankText.wrappedValue = newValue } }
+        var _rankText: ForcibleString
+        /// `rp`: the ranking point.
+        public var rankingPoint: Int {
+            get { _rankingPoint.wrappedValue }
+            set { _rankingPoint.wrappedValue = newValue }
         }
+        var _rankingPoint: ForcibleInt
 
         enum CodingKeys: String, CodingKey {
             case eventID = "ei"
@@ -34,16 +39,6 @@ extension BCResponse {
             case rank = "r"
             case rankText = "rt"
             case rankingPoint = "rp"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _eventID = try container.decode(ForcibleInt.self, forKey: .eventID)
-            _isAppEvent = try container.decode(ForcibleBool.self, forKey: .isAppEvent)
-            _nanoTime = try container.decode(ForcibleInt.self, forKey: .nanoTime)
-            _rank = try container.decode(ForcibleInt.self, forKey: .rank)
-            _rankText = try container.decode(ForcibleString.self, forKey: .rankText)
-            _rankingPoint = try container.decode(ForcibleInt.self, forKey: .rankingPoint)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -82,6 +77,24 @@ extension BCResponse {
 }
 
 extension BCResponse.GiftRankingChanged {
+    public init(eventID: Int, isAppEvent: Bool, nanoTime: Int, rank: Int, rankText: String, rankingPoint: Int) {
+        self.init(
+            _eventID: ForcibleInt(wrappedValue: eventID), _isAppEvent: ForcibleBool(wrappedValue: isAppEvent),
+            _nanoTime: ForcibleInt(wrappedValue: nanoTime), _rank: ForcibleInt(wrappedValue: rank),
+            _rankText: ForcibleString(wrappedValue: rankText), _rankingPoint: ForcibleInt(wrappedValue: rankingPoint)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _eventID = try container.decode(ForcibleInt.self, forKey: .eventID)
+        _isAppEvent = try container.decode(ForcibleBool.self, forKey: .isAppEvent)
+        _nanoTime = try container.decode(ForcibleInt.self, forKey: .nanoTime)
+        _rank = try container.decode(ForcibleInt.self, forKey: .rank)
+        _rankText = try container.decode(ForcibleString.self, forKey: .rankText)
+        _rankingPoint = try container.decode(ForcibleInt.self, forKey: .rankingPoint)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var eventID: Int?
         var isAppEvent: Bool?
@@ -132,11 +145,11 @@ extension BCResponse.GiftRankingChanged {
             let rankingPoint
         else { throw FastMiss() }
         self.init(
-            eventID: eventID,
-            isAppEvent: isAppEvent,
-            nanoTime: nanoTime,
-            rank: rank,
-            rankText: rankText,
-            rankingPoint: rankingPoint)
+            _eventID: ForcibleInt(wrappedValue: eventID),
+            _isAppEvent: ForcibleBool(wrappedValue: isAppEvent),
+            _nanoTime: ForcibleInt(wrappedValue: nanoTime),
+            _rank: ForcibleInt(wrappedValue: rank),
+            _rankText: ForcibleString(wrappedValue: rankText),
+            _rankingPoint: ForcibleInt(wrappedValue: rankingPoint))
     }
 }

@@ -41,25 +41,21 @@ extension BCResponse {
 
         /// The ended live: only its id and its owner's name, fewer keys than t=26's `LinkedLive`.
         public struct LinkedLive: Hashable, Sendable, Codable {
-            /// `live_id`: the live's id.
-            @ForcibleString public var liveID: String
-            /// `owner_name`: the streamer's display name.
-            @ForcibleString public var ownerName: String
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(liveID: String, ownerName: String) {
-                self.liveID = liveID
-                self.ownerName = ownerName
-            }
+            /// `live_id`: the live's id.
+            public var liveID: String { get { _liveID.wrappedValue } set { _liveID.wrappedValue = newValue } }
+            var _liveID: ForcibleString
+            /// `owner_name`: the streamer's display name.
+            public var ownerName: String { get { _ownerName.wrappedValue } set { _ownerName.wrappedValue = newValue } }
+            var _ownerName: ForcibleString
 
             enum CodingKeys: String, CodingKey {
                 case liveID = "live_id"
                 case ownerName = "owner_name"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _liveID = try container.decode(ForcibleString.self, forKey: .liveID)
-                _ownerName = try container.decode(ForcibleString.self, forKey: .ownerName)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -109,6 +105,16 @@ extension BCResponse.LinkedLiveEnded {
 }
 
 extension BCResponse.LinkedLiveEnded.LinkedLive {
+    public init(liveID: String, ownerName: String) {
+        self.init(_liveID: ForcibleString(wrappedValue: liveID), _ownerName: ForcibleString(wrappedValue: ownerName))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _liveID = try container.decode(ForcibleString.self, forKey: .liveID)
+        _ownerName = try container.decode(ForcibleString.self, forKey: .ownerName)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var liveID: String?
         var ownerName: String?
@@ -134,7 +140,7 @@ extension BCResponse.LinkedLiveEnded.LinkedLive {
         }
         guard let liveID, let ownerName else { throw FastMiss() }
         self.init(
-            liveID: liveID,
-            ownerName: ownerName)
+            _liveID: ForcibleString(wrappedValue: liveID),
+            _ownerName: ForcibleString(wrappedValue: ownerName))
     }
 }

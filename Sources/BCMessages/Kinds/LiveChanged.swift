@@ -7,30 +7,40 @@ extension BCResponse {
     /// any capture. Wire quirks: `collab_enabled` and `sticker_enabled` come as `"1"`/`"0"` strings,
     /// `collab_has_vacancy` as a 0/1 number, `orientation_v2` as a numeric string.
     public struct LiveChanged: BCPayload {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// `app`: the game (app) now streamed, when it changed.
         public var app: App?
         /// `collab_enabled`: viewers may ask to collab.
-        @OptionalForcibleBool public var isCollabEnabled: Bool?
-        /// `collab_has_vacancy`: a collab seat is free.
-        @OptionalForcibleBool public var collabHasVacancy: Bool?
-        /// `orientation_v2`: the screen orientation code (`"6"` in the capture); values not documented.
-        @OptionalForcibleString public var orientation: String?
-        /// `created_at`: when the change happened, unix seconds; seen on the wire only.
-        @OptionalForcibleInt public var createdAt: Int?
-        /// `sticker_enabled`: viewers may send stickers; seen on the wire only.
-        @OptionalForcibleBool public var isStickerEnabled: Bool?
-
-        public init(
-            app: App? = nil, isCollabEnabled: Bool? = nil, collabHasVacancy: Bool? = nil, orientation: String? = nil,
-            createdAt: Int? = nil, isStickerEnabled: Bool? = nil
-        ) {
-            self.app = app
-            self.isCollabEnabled = isCollabEnabled
-            self.collabHasVacancy = collabHasVacancy
-            self.orientation = orientation
-            self.createdAt = createdAt
-            self.isStickerEnabled = isStickerEnabled
+        public var isCollabEnabled: Bool? {
+            get { _isCollabEnabled.wrappedValue }
+            set { _isCollabEnabled.wrappedValue = newValue }
         }
+        var _isCollabEnabled: OptionalForcibleBool
+        /// `collab_has_vacancy`: a collab seat is free.
+        public var collabHasVacancy: Bool? {
+            get { _collabHasVacancy.wrappedValue }
+            set { _collabHasVacancy.wrappedValue = newValue }
+        }
+        var _collabHasVacancy: OptionalForcibleBool
+        /// `orientation_v2`: the screen orientation code (`"6"` in the capture); values not documented.
+        public var orientation: String? {
+            get { _orientation.wrappedValue }
+            set { _orientation.wrappedValue = newValue }
+        }
+        var _orientation: OptionalForcibleString
+        /// `created_at`: when the change happened, unix seconds; seen on the wire only.
+        public var createdAt: Int? { get { _createdAt.wrappedValue } set { _createdAt.wrappedValue = newValue } }
+        var _createdAt: OptionalForcibleInt
+        /// `sticker_enabled`: viewers may send stickers; seen on the wire only.
+        public var isStickerEnabled: Bool? {
+            get { _isStickerEnabled.wrappedValue }
+            set { _isStickerEnabled.wrappedValue = newValue }
+        }
+        var _isStickerEnabled: OptionalForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case app
@@ -39,16 +49,6 @@ extension BCResponse {
             case orientation = "orientation_v2"
             case createdAt = "created_at"
             case isStickerEnabled = "sticker_enabled"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            app = try container.decodeIfPresent(App.self, forKey: .app)
-            _isCollabEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isCollabEnabled)
-            _collabHasVacancy = try container.decode(OptionalForcibleBool.self, forKey: .collabHasVacancy)
-            _orientation = try container.decode(OptionalForcibleString.self, forKey: .orientation)
-            _createdAt = try container.decode(OptionalForcibleInt.self, forKey: .createdAt)
-            _isStickerEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isStickerEnabled)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -99,43 +99,56 @@ extension BCResponse {
         /// The streamed game (the app's `App.AppParams`). The app's model has more keys than these, so every
         /// key is optional and unknown ones are normal.
         public struct App: Hashable, Sendable, Codable {
-            /// `app_id`: the game's id in the service's catalogue.
-            @OptionalForcibleString public var appID: String?
-            /// `title`: the game's title.
-            @OptionalForcibleString public var title: String?
-            /// `short_title`: the game's short title.
-            @OptionalForcibleString public var shortTitle: String?
-            /// `icon_url`: the game's icon.
-            @OptionalForcibleString public var iconURL: String?
-            /// `app_user_id_label`: what the game calls a player's id ("ユーザーID", "フレンドコード"...).
-            @OptionalForcibleString public var appUserIDLabel: String?
-            /// `is_app_user_id_hidden`: the streamer hides their in-game user id.
-            @OptionalForcibleBool public var isAppUserIDHidden: Bool?
-            /// `is_listing`: the game is listed in the catalogue.
-            @OptionalForcibleBool public var isListing: Bool?
-            /// `is_category`: the entry is a category (e.g. "chat"), not a game.
-            @OptionalForcibleBool public var isCategory: Bool?
-            /// `is_pr`: the game is a promoted (PR) title.
-            @OptionalForcibleBool public var isPR: Bool?
-            /// `push_enabled`: followers get a push notification for lives of this game.
-            @OptionalForcibleBool public var isPushEnabled: Bool?
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(
-                appID: String? = nil, title: String? = nil, shortTitle: String? = nil, iconURL: String? = nil,
-                appUserIDLabel: String? = nil, isAppUserIDHidden: Bool? = nil, isListing: Bool? = nil,
-                isCategory: Bool? = nil, isPR: Bool? = nil, isPushEnabled: Bool? = nil
-            ) {
-                self.appID = appID
-                self.title = title
-                self.shortTitle = shortTitle
-                self.iconURL = iconURL
-                self.appUserIDLabel = appUserIDLabel
-                self.isAppUserIDHidden = isAppUserIDHidden
-                self.isListing = isListing
-                self.isCategory = isCategory
-                self.isPR = isPR
-                self.isPushEnabled = isPushEnabled
+            /// `app_id`: the game's id in the service's catalogue.
+            public var appID: String? { get { _appID.wrappedValue } set { _appID.wrappedValue = newValue } }
+            var _appID: OptionalForcibleString
+            /// `title`: the game's title.
+            public var title: String? { get { _title.wrappedValue } set { _title.wrappedValue = newValue } }
+            var _title: OptionalForcibleString
+            /// `short_title`: the game's short title.
+            public var shortTitle: String? {
+                get { _shortTitle.wrappedValue }
+                set { _shortTitle.wrappedValue = newValue }
             }
+            var _shortTitle: OptionalForcibleString
+            /// `icon_url`: the game's icon.
+            public var iconURL: String? { get { _iconURL.wrappedValue } set { _iconURL.wrappedValue = newValue } }
+            var _iconURL: OptionalForcibleString
+            /// `app_user_id_label`: what the game calls a player's id ("ユーザーID", "フレンドコード"...).
+            public var appUserIDLabel: String? {
+                get { _appUserIDLabel.wrappedValue }
+                set { _appUserIDLabel.wrappedValue = newValue }
+            }
+            var _appUserIDLabel: OptionalForcibleString
+            /// `is_app_user_id_hidden`: the streamer hides their in-game user id.
+            public var isAppUserIDHidden: Bool? {
+                get { _isAppUserIDHidden.wrappedValue }
+                set { _isAppUserIDHidden.wrappedValue = newValue }
+            }
+            var _isAppUserIDHidden: OptionalForcibleBool
+            /// `is_listing`: the game is listed in the catalogue.
+            public var isListing: Bool? { get { _isListing.wrappedValue } set { _isListing.wrappedValue = newValue } }
+            var _isListing: OptionalForcibleBool
+            /// `is_category`: the entry is a category (e.g. "chat"), not a game.
+            public var isCategory: Bool? {
+                get { _isCategory.wrappedValue }
+                set { _isCategory.wrappedValue = newValue }
+            }
+            var _isCategory: OptionalForcibleBool
+            /// `is_pr`: the game is a promoted (PR) title.
+            public var isPR: Bool? { get { _isPR.wrappedValue } set { _isPR.wrappedValue = newValue } }
+            var _isPR: OptionalForcibleBool
+            /// `push_enabled`: followers get a push notification for lives of this game.
+            public var isPushEnabled: Bool? {
+                get { _isPushEnabled.wrappedValue }
+                set { _isPushEnabled.wrappedValue = newValue }
+            }
+            var _isPushEnabled: OptionalForcibleBool
 
             enum CodingKeys: String, CodingKey {
                 case appID = "app_id"
@@ -148,20 +161,6 @@ extension BCResponse {
                 case isCategory = "is_category"
                 case isPR = "is_pr"
                 case isPushEnabled = "push_enabled"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _appID = try container.decode(OptionalForcibleString.self, forKey: .appID)
-                _title = try container.decode(OptionalForcibleString.self, forKey: .title)
-                _shortTitle = try container.decode(OptionalForcibleString.self, forKey: .shortTitle)
-                _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
-                _appUserIDLabel = try container.decode(OptionalForcibleString.self, forKey: .appUserIDLabel)
-                _isAppUserIDHidden = try container.decode(OptionalForcibleBool.self, forKey: .isAppUserIDHidden)
-                _isListing = try container.decode(OptionalForcibleBool.self, forKey: .isListing)
-                _isCategory = try container.decode(OptionalForcibleBool.self, forKey: .isCategory)
-                _isPR = try container.decode(OptionalForcibleBool.self, forKey: .isPR)
-                _isPushEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isPushEnabled)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -229,6 +228,29 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveChanged {
+    public init(
+        app: BCResponse.LiveChanged.App? = nil, isCollabEnabled: Bool? = nil, collabHasVacancy: Bool? = nil,
+        orientation: String? = nil, createdAt: Int? = nil, isStickerEnabled: Bool? = nil
+    ) {
+        self.init(
+            app: app, _isCollabEnabled: OptionalForcibleBool(wrappedValue: isCollabEnabled),
+            _collabHasVacancy: OptionalForcibleBool(wrappedValue: collabHasVacancy),
+            _orientation: OptionalForcibleString(wrappedValue: orientation),
+            _createdAt: OptionalForcibleInt(wrappedValue: createdAt),
+            _isStickerEnabled: OptionalForcibleBool(wrappedValue: isStickerEnabled)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        app = try container.decodeIfPresent(BCResponse.LiveChanged.App.self, forKey: .app)
+        _isCollabEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isCollabEnabled)
+        _collabHasVacancy = try container.decode(OptionalForcibleBool.self, forKey: .collabHasVacancy)
+        _orientation = try container.decode(OptionalForcibleString.self, forKey: .orientation)
+        _createdAt = try container.decode(OptionalForcibleInt.self, forKey: .createdAt)
+        _isStickerEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isStickerEnabled)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var app: BCResponse.LiveChanged.App?
         var isCollabEnabled: Bool?
@@ -282,15 +304,47 @@ extension BCResponse.LiveChanged {
         }
         self.init(
             app: app,
-            isCollabEnabled: isCollabEnabled,
-            collabHasVacancy: collabHasVacancy,
-            orientation: orientation,
-            createdAt: createdAt,
-            isStickerEnabled: isStickerEnabled)
+            _isCollabEnabled: OptionalForcibleBool(wrappedValue: isCollabEnabled),
+            _collabHasVacancy: OptionalForcibleBool(wrappedValue: collabHasVacancy),
+            _orientation: OptionalForcibleString(wrappedValue: orientation),
+            _createdAt: OptionalForcibleInt(wrappedValue: createdAt),
+            _isStickerEnabled: OptionalForcibleBool(wrappedValue: isStickerEnabled))
     }
 }
 
 extension BCResponse.LiveChanged.App {
+    public init(
+        appID: String? = nil, title: String? = nil, shortTitle: String? = nil, iconURL: String? = nil,
+        appUserIDLabel: String? = nil, isAppUserIDHidden: Bool? = nil, isListing: Bool? = nil, isCategory: Bool? = nil,
+        isPR: Bool? = nil, isPushEnabled: Bool? = nil
+    ) {
+        self.init(
+            _appID: OptionalForcibleString(wrappedValue: appID), _title: OptionalForcibleString(wrappedValue: title),
+            _shortTitle: OptionalForcibleString(wrappedValue: shortTitle),
+            _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _appUserIDLabel: OptionalForcibleString(wrappedValue: appUserIDLabel),
+            _isAppUserIDHidden: OptionalForcibleBool(wrappedValue: isAppUserIDHidden),
+            _isListing: OptionalForcibleBool(wrappedValue: isListing),
+            _isCategory: OptionalForcibleBool(wrappedValue: isCategory),
+            _isPR: OptionalForcibleBool(wrappedValue: isPR),
+            _isPushEnabled: OptionalForcibleBool(wrappedValue: isPushEnabled)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _appID = try container.decode(OptionalForcibleString.self, forKey: .appID)
+        _title = try container.decode(OptionalForcibleString.self, forKey: .title)
+        _shortTitle = try container.decode(OptionalForcibleString.self, forKey: .shortTitle)
+        _iconURL = try container.decode(OptionalForcibleString.self, forKey: .iconURL)
+        _appUserIDLabel = try container.decode(OptionalForcibleString.self, forKey: .appUserIDLabel)
+        _isAppUserIDHidden = try container.decode(OptionalForcibleBool.self, forKey: .isAppUserIDHidden)
+        _isListing = try container.decode(OptionalForcibleBool.self, forKey: .isListing)
+        _isCategory = try container.decode(OptionalForcibleBool.self, forKey: .isCategory)
+        _isPR = try container.decode(OptionalForcibleBool.self, forKey: .isPR)
+        _isPushEnabled = try container.decode(OptionalForcibleBool.self, forKey: .isPushEnabled)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var appID: String?
         var title: String?
@@ -366,15 +420,15 @@ extension BCResponse.LiveChanged.App {
             ])
         }
         self.init(
-            appID: appID,
-            title: title,
-            shortTitle: shortTitle,
-            iconURL: iconURL,
-            appUserIDLabel: appUserIDLabel,
-            isAppUserIDHidden: isAppUserIDHidden,
-            isListing: isListing,
-            isCategory: isCategory,
-            isPR: isPR,
-            isPushEnabled: isPushEnabled)
+            _appID: OptionalForcibleString(wrappedValue: appID),
+            _title: OptionalForcibleString(wrappedValue: title),
+            _shortTitle: OptionalForcibleString(wrappedValue: shortTitle),
+            _iconURL: OptionalForcibleString(wrappedValue: iconURL),
+            _appUserIDLabel: OptionalForcibleString(wrappedValue: appUserIDLabel),
+            _isAppUserIDHidden: OptionalForcibleBool(wrappedValue: isAppUserIDHidden),
+            _isListing: OptionalForcibleBool(wrappedValue: isListing),
+            _isCategory: OptionalForcibleBool(wrappedValue: isCategory),
+            _isPR: OptionalForcibleBool(wrappedValue: isPR),
+            _isPushEnabled: OptionalForcibleBool(wrappedValue: isPushEnabled))
     }
 }

@@ -41,30 +41,34 @@ extension BCResponse {
 
         /// A jittered back-off for clients, in camelCase keys unlike every other key of the service.
         public struct Delay: Hashable, Sendable, Codable {
-            /// `uniMin`: the lower bound of the uniform jitter.
-            @ForcibleDouble public var uniformMin: Double
-            /// `uniMax`: the upper bound of the uniform jitter.
-            @ForcibleDouble public var uniformMax: Double
-            /// `expMultiplier`: the exponential back-off multiplier.
-            @ForcibleDouble public var exponentialMultiplier: Double
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(uniformMin: Double, uniformMax: Double, exponentialMultiplier: Double) {
-                self.uniformMin = uniformMin
-                self.uniformMax = uniformMax
-                self.exponentialMultiplier = exponentialMultiplier
+            /// `uniMin`: the lower bound of the uniform jitter.
+            public var uniformMin: Double {
+                get { _uniformMin.wrappedValue }
+                set { _uniformMin.wrappedValue = newValue }
             }
+            var _uniformMin: ForcibleDouble
+            /// `uniMax`: the upper bound of the uniform jitter.
+            public var uniformMax: Double {
+                get { _uniformMax.wrappedValue }
+                set { _uniformMax.wrappedValue = newValue }
+            }
+            var _uniformMax: ForcibleDouble
+            /// `expMultiplier`: the exponential back-off multiplier.
+            public var exponentialMultiplier: Double {
+                get { _exponentialMultiplier.wrappedValue }
+                set { _exponentialMultiplier.wrappedValue = newValue }
+            }
+            var _exponentialMultiplier: ForcibleDouble
 
             enum CodingKeys: String, CodingKey {
                 case uniformMin = "uniMin"
                 case uniformMax = "uniMax"
                 case exponentialMultiplier = "expMultiplier"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _uniformMin = try container.decode(ForcibleDouble.self, forKey: .uniformMin)
-                _uniformMax = try container.decode(ForcibleDouble.self, forKey: .uniformMax)
-                _exponentialMultiplier = try container.decode(ForcibleDouble.self, forKey: .exponentialMultiplier)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -116,6 +120,21 @@ extension BCResponse.LiveEnded {
 }
 
 extension BCResponse.LiveEnded.Delay {
+    public init(uniformMin: Double, uniformMax: Double, exponentialMultiplier: Double) {
+        self.init(
+            _uniformMin: ForcibleDouble(wrappedValue: uniformMin),
+            _uniformMax: ForcibleDouble(wrappedValue: uniformMax),
+            _exponentialMultiplier: ForcibleDouble(wrappedValue: exponentialMultiplier)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _uniformMin = try container.decode(ForcibleDouble.self, forKey: .uniformMin)
+        _uniformMax = try container.decode(ForcibleDouble.self, forKey: .uniformMax)
+        _exponentialMultiplier = try container.decode(ForcibleDouble.self, forKey: .exponentialMultiplier)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var uniformMin: Double?
         var uniformMax: Double?
@@ -145,8 +164,8 @@ extension BCResponse.LiveEnded.Delay {
         }
         guard let uniformMin, let uniformMax, let exponentialMultiplier else { throw FastMiss() }
         self.init(
-            uniformMin: uniformMin,
-            uniformMax: uniformMax,
-            exponentialMultiplier: exponentialMultiplier)
+            _uniformMin: ForcibleDouble(wrappedValue: uniformMin),
+            _uniformMax: ForcibleDouble(wrappedValue: uniformMax),
+            _exponentialMultiplier: ForcibleDouble(wrappedValue: exponentialMultiplier))
     }
 }

@@ -6,36 +6,47 @@ extension BCResponse {
     /// App model only; no capture. The requesting user's keys are not the shared user block (`u`, `ac`, ...),
     /// so they stay plain fields.
     public struct LiveGameConnected: BCPayload {
-        /// `live_game_id`: the live-game.
-        @ForcibleString public var liveGameID: String
-        /// `play_id`: this play (session) of the live-game.
-        @ForcibleString public var playID: String
-        /// `title`: the live-game's title.
-        @ForcibleString public var title: String
-        /// `request_user_id`: the user who requested the game.
-        @ForcibleString public var requestUserID: String
-        /// `request_user_name`: the requesting user's display name.
-        @ForcibleString public var requestUserName: String
-        /// `request_user_image_url`: the requesting user's profile image.
-        @ForcibleString public var requestUserImageURL: String
-        /// `request_user_badge_url`: the requesting user's badge image (often `""`).
-        @ForcibleString public var requestUserBadgeURL: String
-        /// `user_ids`: the users connected to the game (each a string or a number).
-        @ForcibleArray public var userIDs: [String]
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(
-            liveGameID: String, playID: String, title: String, requestUserID: String, requestUserName: String,
-            requestUserImageURL: String, requestUserBadgeURL: String, userIDs: [String]
-        ) {
-            self.liveGameID = liveGameID
-            self.playID = playID
-            self.title = title
-            self.requestUserID = requestUserID
-            self.requestUserName = requestUserName
-            self.requestUserImageURL = requestUserImageURL
-            self.requestUserBadgeURL = requestUserBadgeURL
-            self.userIDs = userIDs
+        /// `live_game_id`: the live-game.
+        public var liveGameID: String { get { _liveGameID.wrappedValue } set { _liveGameID.wrappedValue = newValue } }
+        var _liveGameID: ForcibleString
+        /// `play_id`: this play (session) of the live-game.
+        public var playID: String { get { _playID.wrappedValue } set { _playID.wrappedValue = newValue } }
+        var _playID: ForcibleString
+        /// `title`: the live-game's title.
+        public var title: String { get { _title.wrappedValue } set { _title.wrappedValue = newValue } }
+        var _title: ForcibleString
+        /// `request_user_id`: the user who requested the game.
+        public var requestUserID: String {
+            get { _requestUserID.wrappedValue }
+            set { _requestUserID.wrappedValue = newValue }
         }
+        var _requestUserID: ForcibleString
+        /// `request_user_name`: the requesting user's display name.
+        public var requestUserName: String {
+            get { _requestUserName.wrappedValue }
+            set { _requestUserName.wrappedValue = newValue }
+        }
+        var _requestUserName: ForcibleString
+        /// `request_user_image_url`: the requesting user's profile image.
+        public var requestUserImageURL: String {
+            get { _requestUserImageURL.wrappedValue }
+            set { _requestUserImageURL.wrappedValue = newValue }
+        }
+        var _requestUserImageURL: ForcibleString
+        /// `request_user_badge_url`: the requesting user's badge image (often `""`).
+        public var requestUserBadgeURL: String {
+            get { _requestUserBadgeURL.wrappedValue }
+            set { _requestUserBadgeURL.wrappedValue = newValue }
+        }
+        var _requestUserBadgeURL: ForcibleString
+        /// `user_ids`: the users connected to the game (each a string or a number).
+        public var userIDs: [String] { get { _userIDs.wrappedValue } set { _userIDs.wrappedValue = newValue } }
+        var _userIDs: Forcible<[String]>
 
         enum CodingKeys: String, CodingKey {
             case liveGameID = "live_game_id"
@@ -46,18 +57,6 @@ extension BCResponse {
             case requestUserImageURL = "request_user_image_url"
             case requestUserBadgeURL = "request_user_badge_url"
             case userIDs = "user_ids"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
-            _playID = try container.decode(ForcibleString.self, forKey: .playID)
-            _title = try container.decode(ForcibleString.self, forKey: .title)
-            _requestUserID = try container.decode(ForcibleString.self, forKey: .requestUserID)
-            _requestUserName = try container.decode(ForcibleString.self, forKey: .requestUserName)
-            _requestUserImageURL = try container.decode(ForcibleString.self, forKey: .requestUserImageURL)
-            _requestUserBadgeURL = try container.decode(ForcibleString.self, forKey: .requestUserBadgeURL)
-            _userIDs = try container.decode(Forcible<[String]>.self, forKey: .userIDs)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -102,6 +101,32 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameConnected {
+    public init(
+        liveGameID: String, playID: String, title: String, requestUserID: String, requestUserName: String,
+        requestUserImageURL: String, requestUserBadgeURL: String, userIDs: [String]
+    ) {
+        self.init(
+            _liveGameID: ForcibleString(wrappedValue: liveGameID), _playID: ForcibleString(wrappedValue: playID),
+            _title: ForcibleString(wrappedValue: title), _requestUserID: ForcibleString(wrappedValue: requestUserID),
+            _requestUserName: ForcibleString(wrappedValue: requestUserName),
+            _requestUserImageURL: ForcibleString(wrappedValue: requestUserImageURL),
+            _requestUserBadgeURL: ForcibleString(wrappedValue: requestUserBadgeURL),
+            _userIDs: Forcible<[String]>(wrappedValue: userIDs)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
+        _playID = try container.decode(ForcibleString.self, forKey: .playID)
+        _title = try container.decode(ForcibleString.self, forKey: .title)
+        _requestUserID = try container.decode(ForcibleString.self, forKey: .requestUserID)
+        _requestUserName = try container.decode(ForcibleString.self, forKey: .requestUserName)
+        _requestUserImageURL = try container.decode(ForcibleString.self, forKey: .requestUserImageURL)
+        _requestUserBadgeURL = try container.decode(ForcibleString.self, forKey: .requestUserBadgeURL)
+        _userIDs = try container.decode(Forcible<[String]>.self, forKey: .userIDs)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var liveGameID: String?
         var playID: String?
@@ -179,13 +204,13 @@ extension BCResponse.LiveGameConnected {
             let userIDs
         else { throw FastMiss() }
         self.init(
-            liveGameID: liveGameID,
-            playID: playID,
-            title: title,
-            requestUserID: requestUserID,
-            requestUserName: requestUserName,
-            requestUserImageURL: requestUserImageURL,
-            requestUserBadgeURL: requestUserBadgeURL,
-            userIDs: userIDs)
+            _liveGameID: ForcibleString(wrappedValue: liveGameID),
+            _playID: ForcibleString(wrappedValue: playID),
+            _title: ForcibleString(wrappedValue: title),
+            _requestUserID: ForcibleString(wrappedValue: requestUserID),
+            _requestUserName: ForcibleString(wrappedValue: requestUserName),
+            _requestUserImageURL: ForcibleString(wrappedValue: requestUserImageURL),
+            _requestUserBadgeURL: ForcibleString(wrappedValue: requestUserBadgeURL),
+            _userIDs: Forcible<[String]>(wrappedValue: userIDs))
     }
 }

@@ -5,25 +5,21 @@ extension BCResponse {
     ///
     /// App model only; no capture. Whether `user_ids` lists those who left or those who remain is not known.
     public struct LiveGameDisconnected: BCPayload {
-        /// `live_game_id`: the live-game.
-        @ForcibleString public var liveGameID: String
-        /// `user_ids`: the users concerned (each a string or a number).
-        @ForcibleArray public var userIDs: [String]
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(liveGameID: String, userIDs: [String]) {
-            self.liveGameID = liveGameID
-            self.userIDs = userIDs
-        }
+        /// `live_game_id`: the live-game.
+        public var liveGameID: String { get { _liveGameID.wrappedValue } set { _liveGameID.wrappedValue = newValue } }
+        var _liveGameID: ForcibleString
+        /// `user_ids`: the users concerned (each a string or a number).
+        public var userIDs: [String] { get { _userIDs.wrappedValue } set { _userIDs.wrappedValue = newValue } }
+        var _userIDs: Forcible<[String]>
 
         enum CodingKeys: String, CodingKey {
             case liveGameID = "live_game_id"
             case userIDs = "user_ids"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
-            _userIDs = try container.decode(Forcible<[String]>.self, forKey: .userIDs)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -50,6 +46,18 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameDisconnected {
+    public init(liveGameID: String, userIDs: [String]) {
+        self.init(
+            _liveGameID: ForcibleString(wrappedValue: liveGameID), _userIDs: Forcible<[String]>(wrappedValue: userIDs)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
+        _userIDs = try container.decode(Forcible<[String]>.self, forKey: .userIDs)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var liveGameID: String?
         var userIDs: [String]?
@@ -75,7 +83,7 @@ extension BCResponse.LiveGameDisconnected {
         }
         guard let liveGameID, let userIDs else { throw FastMiss() }
         self.init(
-            liveGameID: liveGameID,
-            userIDs: userIDs)
+            _liveGameID: ForcibleString(wrappedValue: liveGameID),
+            _userIDs: Forcible<[String]>(wrappedValue: userIDs))
     }
 }

@@ -5,20 +5,17 @@ extension BCResponse {
     ///
     /// App model only; no capture.
     public struct LiveGameEnded: BCPayload {
-        /// `live_game_id`: the live-game that ended.
-        @ForcibleString public var liveGameID: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(liveGameID: String) {
-            self.liveGameID = liveGameID
-        }
+        /// `live_game_id`: the live-game that ended.
+        public var liveGameID: String { get { _liveGameID.wrappedValue } set { _liveGameID.wrappedValue = newValue } }
+        var _liveGameID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case liveGameID = "live_game_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -42,6 +39,15 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameEnded {
+    public init(liveGameID: String) {
+        self.init(_liveGameID: ForcibleString(wrappedValue: liveGameID))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var liveGameID: String?
         var seen: UInt64 = 0
@@ -61,6 +67,6 @@ extension BCResponse.LiveGameEnded {
         }
         guard let liveGameID else { throw FastMiss() }
         self.init(
-            liveGameID: liveGameID)
+            _liveGameID: ForcibleString(wrappedValue: liveGameID))
     }
 }

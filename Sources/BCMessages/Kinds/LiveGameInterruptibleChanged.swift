@@ -6,25 +6,24 @@ extension BCResponse {
     /// App model only; no capture. `interruptible` is declared a JSON boolean, but read from 0/1 and "0"/"1"
     /// too; encoded as 0/1 like every flag.
     public struct LiveGameInterruptibleChanged: BCPayload {
-        /// `interruptible`: the live-game may be interrupted now.
-        @ForcibleBool public var isInterruptible: Bool
-        /// `sent_at`: when the server sent the change (a long in the app; unix milliseconds, unconfirmed).
-        @ForcibleInt public var sentAt: Int
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(isInterruptible: Bool, sentAt: Int) {
-            self.isInterruptible = isInterruptible
-            self.sentAt = sentAt
+        /// `interruptible`: the live-game may be interrupted now.
+        public var isInterruptible: Bool {
+            get { _isInterruptible.wrappedValue }
+            set { _isInterruptible.wrappedValue = newValue }
         }
+        var _isInterruptible: ForcibleBool
+        /// `sent_at`: when the server sent the change (a long in the app; unix milliseconds, unconfirmed).
+        public var sentAt: Int { get { _sentAt.wrappedValue } set { _sentAt.wrappedValue = newValue } }
+        var _sentAt: ForcibleInt
 
         enum CodingKeys: String, CodingKey {
             case isInterruptible = "interruptible"
             case sentAt = "sent_at"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _isInterruptible = try container.decode(ForcibleBool.self, forKey: .isInterruptible)
-            _sentAt = try container.decode(ForcibleInt.self, forKey: .sentAt)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -51,6 +50,18 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameInterruptibleChanged {
+    public init(isInterruptible: Bool, sentAt: Int) {
+        self.init(
+            _isInterruptible: ForcibleBool(wrappedValue: isInterruptible), _sentAt: ForcibleInt(wrappedValue: sentAt)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _isInterruptible = try container.decode(ForcibleBool.self, forKey: .isInterruptible)
+        _sentAt = try container.decode(ForcibleInt.self, forKey: .sentAt)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var isInterruptible: Bool?
         var sentAt: Int?
@@ -76,7 +87,7 @@ extension BCResponse.LiveGameInterruptibleChanged {
         }
         guard let isInterruptible, let sentAt else { throw FastMiss() }
         self.init(
-            isInterruptible: isInterruptible,
-            sentAt: sentAt)
+            _isInterruptible: ForcibleBool(wrappedValue: isInterruptible),
+            _sentAt: ForcibleInt(wrappedValue: sentAt))
     }
 }

@@ -5,30 +5,27 @@ extension BCResponse {
     ///
     /// App model only; no capture.
     public struct LiveGamePlaying: BCPayload {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// `live_game_id`: the live-game.
-        @ForcibleString public var liveGameID: String
+        public var liveGameID: String { get { _liveGameID.wrappedValue } set { _liveGameID.wrappedValue = newValue } }
+        var _liveGameID: ForcibleString
         /// `viewer_self_start_icon_url`: the icon of the button a viewer taps to start playing.
-        @ForcibleString public var viewerSelfStartIconURL: String
+        public var viewerSelfStartIconURL: String {
+            get { _viewerSelfStartIconURL.wrappedValue }
+            set { _viewerSelfStartIconURL.wrappedValue = newValue }
+        }
+        var _viewerSelfStartIconURL: ForcibleString
         /// `gifts`: the gifts that act in the game.
         public var gifts: [LiveGameGift]
-
-        public init(liveGameID: String, viewerSelfStartIconURL: String, gifts: [LiveGameGift]) {
-            self.liveGameID = liveGameID
-            self.viewerSelfStartIconURL = viewerSelfStartIconURL
-            self.gifts = gifts
-        }
 
         enum CodingKeys: String, CodingKey {
             case liveGameID = "live_game_id"
             case viewerSelfStartIconURL = "viewer_self_start_icon_url"
             case gifts
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
-            _viewerSelfStartIconURL = try container.decode(ForcibleString.self, forKey: .viewerSelfStartIconURL)
-            gifts = try container.decode([LiveGameGift].self, forKey: .gifts)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -62,35 +59,29 @@ extension BCResponse {
 
         /// One gift of a live-game; named apart from `BCResponse.Gift`, the t=35 gift message.
         public struct LiveGameGift: Hashable, Sendable, Codable {
-            /// `id`: the gift's id.
-            @ForcibleString public var id: String
-            /// `coins`: what the gift costs, in coins.
-            @ForcibleInt public var coins: Int
-            /// `effect_type`: the gift's effect in the game, a code.
-            @ForcibleInt public var effectType: Int
-            /// `icon_url`: the gift's icon.
-            @ForcibleString public var iconURL: String
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(id: String, coins: Int, effectType: Int, iconURL: String) {
-                self.id = id
-                self.coins = coins
-                self.effectType = effectType
-                self.iconURL = iconURL
-            }
+            /// `id`: the gift's id.
+            public var id: String { get { _id.wrappedValue } set { _id.wrappedValue = newValue } }
+            var _id: ForcibleString
+            /// `coins`: what the gift costs, in coins.
+            public var coins: Int { get { _coins.wrappedValue } set { _coins.wrappedValue = newValue } }
+            var _coins: ForcibleInt
+            /// `effect_type`: the gift's effect in the game, a code.
+            public var effectType: Int { get { _effectType.wrappedValue } set { _effectType.wrappedValue = newValue } }
+            var _effectType: ForcibleInt
+            /// `icon_url`: the gift's icon.
+            public var iconURL: String { get { _iconURL.wrappedValue } set { _iconURL.wrappedValue = newValue } }
+            var _iconURL: ForcibleString
 
             enum CodingKeys: String, CodingKey {
                 case id
                 case coins
                 case effectType = "effect_type"
                 case iconURL = "icon_url"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _id = try container.decode(ForcibleString.self, forKey: .id)
-                _coins = try container.decode(ForcibleInt.self, forKey: .coins)
-                _effectType = try container.decode(ForcibleInt.self, forKey: .effectType)
-                _iconURL = try container.decode(ForcibleString.self, forKey: .iconURL)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -120,6 +111,20 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGamePlaying {
+    public init(liveGameID: String, viewerSelfStartIconURL: String, gifts: [BCResponse.LiveGamePlaying.LiveGameGift]) {
+        self.init(
+            _liveGameID: ForcibleString(wrappedValue: liveGameID),
+            _viewerSelfStartIconURL: ForcibleString(wrappedValue: viewerSelfStartIconURL), gifts: gifts
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _liveGameID = try container.decode(ForcibleString.self, forKey: .liveGameID)
+        _viewerSelfStartIconURL = try container.decode(ForcibleString.self, forKey: .viewerSelfStartIconURL)
+        gifts = try container.decode([BCResponse.LiveGamePlaying.LiveGameGift].self, forKey: .gifts)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var liveGameID: String?
         var viewerSelfStartIconURL: String?
@@ -156,13 +161,28 @@ extension BCResponse.LiveGamePlaying {
         }
         guard let liveGameID, let viewerSelfStartIconURL, let gifts else { throw FastMiss() }
         self.init(
-            liveGameID: liveGameID,
-            viewerSelfStartIconURL: viewerSelfStartIconURL,
+            _liveGameID: ForcibleString(wrappedValue: liveGameID),
+            _viewerSelfStartIconURL: ForcibleString(wrappedValue: viewerSelfStartIconURL),
             gifts: gifts)
     }
 }
 
 extension BCResponse.LiveGamePlaying.LiveGameGift {
+    public init(id: String, coins: Int, effectType: Int, iconURL: String) {
+        self.init(
+            _id: ForcibleString(wrappedValue: id), _coins: ForcibleInt(wrappedValue: coins),
+            _effectType: ForcibleInt(wrappedValue: effectType), _iconURL: ForcibleString(wrappedValue: iconURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _id = try container.decode(ForcibleString.self, forKey: .id)
+        _coins = try container.decode(ForcibleInt.self, forKey: .coins)
+        _effectType = try container.decode(ForcibleInt.self, forKey: .effectType)
+        _iconURL = try container.decode(ForcibleString.self, forKey: .iconURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var id: String?
         var coins: Int?
@@ -200,9 +220,9 @@ extension BCResponse.LiveGamePlaying.LiveGameGift {
         }
         guard let id, let coins, let effectType, let iconURL else { throw FastMiss() }
         self.init(
-            id: id,
-            coins: coins,
-            effectType: effectType,
-            iconURL: iconURL)
+            _id: ForcibleString(wrappedValue: id),
+            _coins: ForcibleInt(wrappedValue: coins),
+            _effectType: ForcibleInt(wrappedValue: effectType),
+            _iconURL: ForcibleString(wrappedValue: iconURL))
     }
 }

@@ -49,26 +49,32 @@ extension BCResponse {
 
         /// One side of a link: a live and its owner, the app's `LinkedLive`.
         public struct LinkedLive: Hashable, Sendable, Codable {
-            /// `live_id`: the live's id.
-            @ForcibleString public var liveID: String
-            /// `owner_id`: the streamer's user id.
-            @ForcibleString public var ownerID: String
-            /// `owner_name`: the streamer's display name.
-            @ForcibleString public var ownerName: String
-            /// `owner_image_url`: the streamer's profile image URL.
-            @ForcibleString public var ownerImageURL: String
-            /// `owner_badge_image_url`: the streamer's badge image URL (probably often `""`, like `burl`).
-            @ForcibleString public var ownerBadgeImageURL: String
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(
-                liveID: String, ownerID: String, ownerName: String, ownerImageURL: String, ownerBadgeImageURL: String
-            ) {
-                self.liveID = liveID
-                self.ownerID = ownerID
-                self.ownerName = ownerName
-                self.ownerImageURL = ownerImageURL
-                self.ownerBadgeImageURL = ownerBadgeImageURL
+            /// `live_id`: the live's id.
+            public var liveID: String { get { _liveID.wrappedValue } set { _liveID.wrappedValue = newValue } }
+            var _liveID: ForcibleString
+            /// `owner_id`: the streamer's user id.
+            public var ownerID: String { get { _ownerID.wrappedValue } set { _ownerID.wrappedValue = newValue } }
+            var _ownerID: ForcibleString
+            /// `owner_name`: the streamer's display name.
+            public var ownerName: String { get { _ownerName.wrappedValue } set { _ownerName.wrappedValue = newValue } }
+            var _ownerName: ForcibleString
+            /// `owner_image_url`: the streamer's profile image URL.
+            public var ownerImageURL: String {
+                get { _ownerImageURL.wrappedValue }
+                set { _ownerImageURL.wrappedValue = newValue }
             }
+            var _ownerImageURL: ForcibleString
+            /// `owner_badge_image_url`: the streamer's badge image URL (probably often `""`, like `burl`).
+            public var ownerBadgeImageURL: String {
+                get { _ownerBadgeImageURL.wrappedValue }
+                set { _ownerBadgeImageURL.wrappedValue = newValue }
+            }
+            var _ownerBadgeImageURL: ForcibleString
 
             enum CodingKeys: String, CodingKey {
                 case liveID = "live_id"
@@ -76,15 +82,6 @@ extension BCResponse {
                 case ownerName = "owner_name"
                 case ownerImageURL = "owner_image_url"
                 case ownerBadgeImageURL = "owner_badge_image_url"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _liveID = try container.decode(ForcibleString.self, forKey: .liveID)
-                _ownerID = try container.decode(ForcibleString.self, forKey: .ownerID)
-                _ownerName = try container.decode(ForcibleString.self, forKey: .ownerName)
-                _ownerImageURL = try container.decode(ForcibleString.self, forKey: .ownerImageURL)
-                _ownerBadgeImageURL = try container.decode(ForcibleString.self, forKey: .ownerBadgeImageURL)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -152,6 +149,24 @@ extension BCResponse.LiveLinked {
 }
 
 extension BCResponse.LiveLinked.LinkedLive {
+    public init(liveID: String, ownerID: String, ownerName: String, ownerImageURL: String, ownerBadgeImageURL: String) {
+        self.init(
+            _liveID: ForcibleString(wrappedValue: liveID), _ownerID: ForcibleString(wrappedValue: ownerID),
+            _ownerName: ForcibleString(wrappedValue: ownerName),
+            _ownerImageURL: ForcibleString(wrappedValue: ownerImageURL),
+            _ownerBadgeImageURL: ForcibleString(wrappedValue: ownerBadgeImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _liveID = try container.decode(ForcibleString.self, forKey: .liveID)
+        _ownerID = try container.decode(ForcibleString.self, forKey: .ownerID)
+        _ownerName = try container.decode(ForcibleString.self, forKey: .ownerName)
+        _ownerImageURL = try container.decode(ForcibleString.self, forKey: .ownerImageURL)
+        _ownerBadgeImageURL = try container.decode(ForcibleString.self, forKey: .ownerBadgeImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var liveID: String?
         var ownerID: String?
@@ -203,10 +218,10 @@ extension BCResponse.LiveLinked.LinkedLive {
             let ownerBadgeImageURL
         else { throw FastMiss() }
         self.init(
-            liveID: liveID,
-            ownerID: ownerID,
-            ownerName: ownerName,
-            ownerImageURL: ownerImageURL,
-            ownerBadgeImageURL: ownerBadgeImageURL)
+            _liveID: ForcibleString(wrappedValue: liveID),
+            _ownerID: ForcibleString(wrappedValue: ownerID),
+            _ownerName: ForcibleString(wrappedValue: ownerName),
+            _ownerImageURL: ForcibleString(wrappedValue: ownerImageURL),
+            _ownerBadgeImageURL: ForcibleString(wrappedValue: ownerBadgeImageURL))
     }
 }

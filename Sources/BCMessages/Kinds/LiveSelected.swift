@@ -5,29 +5,26 @@ extension BCResponse {
     ///
     /// Captured. Wire extra: `target_live_id`, the live the viewer went to. `iurl` and `burl` may be absent.
     public struct LiveSelected: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who left: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `owner_name`: the display name of the owner of the live the viewer went to.
-        @ForcibleString public var ownerName: String
+        public var ownerName: String { get { _ownerName.wrappedValue } set { _ownerName.wrappedValue = newValue } }
+        var _ownerName: ForcibleString
         /// `target_live_id`: the id of the live the viewer went to; seen on the wire only.
-        @OptionalForcibleString public var targetLiveID: String?
-
-        public init(user: User, ownerName: String, targetLiveID: String? = nil) {
-            self.user = user
-            self.ownerName = ownerName
-            self.targetLiveID = targetLiveID
+        public var targetLiveID: String? {
+            get { _targetLiveID.wrappedValue }
+            set { _targetLiveID.wrappedValue = newValue }
         }
+        var _targetLiveID: OptionalForcibleString
 
         enum CodingKeys: String, CodingKey {
             case ownerName = "owner_name"
             case targetLiveID = "target_live_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _ownerName = try container.decode(ForcibleString.self, forKey: .ownerName)
-            _targetLiveID = try container.decode(OptionalForcibleString.self, forKey: .targetLiveID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -69,6 +66,20 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveSelected {
+    public init(user: BCResponse.User, ownerName: String, targetLiveID: String? = nil) {
+        self.init(
+            user: user, _ownerName: ForcibleString(wrappedValue: ownerName),
+            _targetLiveID: OptionalForcibleString(wrappedValue: targetLiveID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _ownerName = try container.decode(ForcibleString.self, forKey: .ownerName)
+        _targetLiveID = try container.decode(OptionalForcibleString.self, forKey: .targetLiveID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -117,11 +128,11 @@ extension BCResponse.LiveSelected {
         guard let user_id, let user_name, let ownerName else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            ownerName: ownerName,
-            targetLiveID: targetLiveID)
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _ownerName: ForcibleString(wrappedValue: ownerName),
+            _targetLiveID: OptionalForcibleString(wrappedValue: targetLiveID))
     }
 }

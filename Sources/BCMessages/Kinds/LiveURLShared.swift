@@ -5,24 +5,19 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct LiveURLShared: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who shared: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `is_moderator`: the viewer moderates this live.
-        @ForcibleBool public var isModerator: Bool
-
-        public init(user: User, isModerator: Bool) {
-            self.user = user
-            self.isModerator = isModerator
-        }
+        public var isModerator: Bool { get { _isModerator.wrappedValue } set { _isModerator.wrappedValue = newValue } }
+        var _isModerator: ForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case isModerator = "is_moderator"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _isModerator = try container.decode(ForcibleBool.self, forKey: .isModerator)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -59,6 +54,16 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveURLShared {
+    public init(user: BCResponse.User, isModerator: Bool) {
+        self.init(user: user, _isModerator: ForcibleBool(wrappedValue: isModerator))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _isModerator = try container.decode(ForcibleBool.self, forKey: .isModerator)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -101,10 +106,10 @@ extension BCResponse.LiveURLShared {
         guard let user_id, let user_name, let isModerator else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            isModerator: isModerator)
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _isModerator: ForcibleBool(wrappedValue: isModerator))
     }
 }

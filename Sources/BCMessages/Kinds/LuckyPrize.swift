@@ -5,34 +5,33 @@ extension BCResponse {
     ///
     /// Known from the 2022 app's model only.
     public struct LuckyPrize: BCPayload, UserAttributed {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// Who won it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
         /// `speech`: the text-to-speech line.
-        @ForcibleString public var speech: String
+        public var speech: String { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
+        var _speech: ForcibleString
         /// `reward_title`: the prize's name.
-        @ForcibleString public var rewardTitle: String
-        /// `reward_image_url`: the prize's image.
-        @ForcibleString public var rewardImageURL: String
-
-        public init(user: User, speech: String, rewardTitle: String, rewardImageURL: String) {
-            self.user = user
-            self.speech = speech
-            self.rewardTitle = rewardTitle
-            self.rewardImageURL = rewardImageURL
+        public var rewardTitle: String {
+            get { _rewardTitle.wrappedValue }
+            set { _rewardTitle.wrappedValue = newValue }
         }
+        var _rewardTitle: ForcibleString
+        /// `reward_image_url`: the prize's image.
+        public var rewardImageURL: String {
+            get { _rewardImageURL.wrappedValue }
+            set { _rewardImageURL.wrappedValue = newValue }
+        }
+        var _rewardImageURL: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case speech
             case rewardTitle = "reward_title"
             case rewardImageURL = "reward_image_url"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            user = try User(from: decoder)
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _speech = try container.decode(ForcibleString.self, forKey: .speech)
-            _rewardTitle = try container.decode(ForcibleString.self, forKey: .rewardTitle)
-            _rewardImageURL = try container.decode(ForcibleString.self, forKey: .rewardImageURL)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -75,6 +74,22 @@ extension BCResponse {
 }
 
 extension BCResponse.LuckyPrize {
+    public init(user: BCResponse.User, speech: String, rewardTitle: String, rewardImageURL: String) {
+        self.init(
+            user: user, _speech: ForcibleString(wrappedValue: speech),
+            _rewardTitle: ForcibleString(wrappedValue: rewardTitle),
+            _rewardImageURL: ForcibleString(wrappedValue: rewardImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        user = try BCResponse.User(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _speech = try container.decode(ForcibleString.self, forKey: .speech)
+        _rewardTitle = try container.decode(ForcibleString.self, forKey: .rewardTitle)
+        _rewardImageURL = try container.decode(ForcibleString.self, forKey: .rewardImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var user_id: String?
         var user_name: String?
@@ -129,12 +144,12 @@ extension BCResponse.LuckyPrize {
         guard let user_id, let user_name, let speech, let rewardTitle, let rewardImageURL else { throw FastMiss() }
         self.init(
             user: BCResponse.User(
-                id: user_id,
-                name: user_name,
-                profileImageURL: user_profileImageURL,
-                badgeImageURL: user_badgeImageURL),
-            speech: speech,
-            rewardTitle: rewardTitle,
-            rewardImageURL: rewardImageURL)
+                _id: ForcibleString(wrappedValue: user_id),
+                _name: ForcibleString(wrappedValue: user_name),
+                _profileImageURL: OptionalForcibleString(wrappedValue: user_profileImageURL),
+                _badgeImageURL: OptionalForcibleString(wrappedValue: user_badgeImageURL)),
+            _speech: ForcibleString(wrappedValue: speech),
+            _rewardTitle: ForcibleString(wrappedValue: rewardTitle),
+            _rewardImageURL: ForcibleString(wrappedValue: rewardImageURL))
     }
 }

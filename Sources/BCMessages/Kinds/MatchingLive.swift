@@ -5,30 +5,28 @@ extension BCResponse {
     ///
     /// App model only; no capture.
     public struct MatchingLive: BCPayload {
-        /// `cm`: the notice text shown in the comment list.
-        @ForcibleString public var text: String
-        /// `speech`: the text-to-speech line.
-        @ForcibleString public var speech: String
-        /// `matched_live_id`: the live matched with.
-        @ForcibleString public var matchedLiveID: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(text: String, speech: String, matchedLiveID: String) {
-            self.text = text
-            self.speech = speech
-            self.matchedLiveID = matchedLiveID
+        /// `cm`: the notice text shown in the comment list.
+        public var text: String { get { _text.wrappedValue } set { _text.wrappedValue = newValue } }
+        var _text: ForcibleString
+        /// `speech`: the text-to-speech line.
+        public var speech: String { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
+        var _speech: ForcibleString
+        /// `matched_live_id`: the live matched with.
+        public var matchedLiveID: String {
+            get { _matchedLiveID.wrappedValue }
+            set { _matchedLiveID.wrappedValue = newValue }
         }
+        var _matchedLiveID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case text = "cm"
             case speech
             case matchedLiveID = "matched_live_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _text = try container.decode(ForcibleString.self, forKey: .text)
-            _speech = try container.decode(ForcibleString.self, forKey: .speech)
-            _matchedLiveID = try container.decode(ForcibleString.self, forKey: .matchedLiveID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -58,6 +56,20 @@ extension BCResponse {
 }
 
 extension BCResponse.MatchingLive {
+    public init(text: String, speech: String, matchedLiveID: String) {
+        self.init(
+            _text: ForcibleString(wrappedValue: text), _speech: ForcibleString(wrappedValue: speech),
+            _matchedLiveID: ForcibleString(wrappedValue: matchedLiveID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _text = try container.decode(ForcibleString.self, forKey: .text)
+        _speech = try container.decode(ForcibleString.self, forKey: .speech)
+        _matchedLiveID = try container.decode(ForcibleString.self, forKey: .matchedLiveID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var text: String?
         var speech: String?
@@ -89,8 +101,8 @@ extension BCResponse.MatchingLive {
         }
         guard let text, let speech, let matchedLiveID else { throw FastMiss() }
         self.init(
-            text: text,
-            speech: speech,
-            matchedLiveID: matchedLiveID)
+            _text: ForcibleString(wrappedValue: text),
+            _speech: ForcibleString(wrappedValue: speech),
+            _matchedLiveID: ForcibleString(wrappedValue: matchedLiveID))
     }
 }

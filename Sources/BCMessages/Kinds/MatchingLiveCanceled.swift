@@ -5,20 +5,17 @@ extension BCResponse {
     ///
     /// App model only; no capture.
     public struct MatchingLiveCanceled: BCPayload {
-        /// `user_id`: the user whose matching was canceled.
-        @ForcibleString public var userID: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(userID: String) {
-            self.userID = userID
-        }
+        /// `user_id`: the user whose matching was canceled.
+        public var userID: String { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+        var _userID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case userID = "user_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _userID = try container.decode(ForcibleString.self, forKey: .userID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -42,6 +39,15 @@ extension BCResponse {
 }
 
 extension BCResponse.MatchingLiveCanceled {
+    public init(userID: String) {
+        self.init(_userID: ForcibleString(wrappedValue: userID))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _userID = try container.decode(ForcibleString.self, forKey: .userID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var userID: String?
         var seen: UInt64 = 0
@@ -61,6 +67,6 @@ extension BCResponse.MatchingLiveCanceled {
         }
         guard let userID else { throw FastMiss() }
         self.init(
-            userID: userID)
+            _userID: ForcibleString(wrappedValue: userID))
     }
 }

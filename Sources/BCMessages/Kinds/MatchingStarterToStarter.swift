@@ -6,20 +6,20 @@ extension BCResponse {
     ///
     /// App model only; no capture; meaning guessed from the event name.
     public struct MatchingStarterToStarter: BCPayload {
-        /// `matched_live_id`: the live matched with.
-        @ForcibleString public var matchedLiveID: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(matchedLiveID: String) {
-            self.matchedLiveID = matchedLiveID
+        /// `matched_live_id`: the live matched with.
+        public var matchedLiveID: String {
+            get { _matchedLiveID.wrappedValue }
+            set { _matchedLiveID.wrappedValue = newValue }
         }
+        var _matchedLiveID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case matchedLiveID = "matched_live_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _matchedLiveID = try container.decode(ForcibleString.self, forKey: .matchedLiveID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -43,6 +43,15 @@ extension BCResponse {
 }
 
 extension BCResponse.MatchingStarterToStarter {
+    public init(matchedLiveID: String) {
+        self.init(_matchedLiveID: ForcibleString(wrappedValue: matchedLiveID))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _matchedLiveID = try container.decode(ForcibleString.self, forKey: .matchedLiveID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var matchedLiveID: String?
         var seen: UInt64 = 0
@@ -62,6 +71,6 @@ extension BCResponse.MatchingStarterToStarter {
         }
         guard let matchedLiveID else { throw FastMiss() }
         self.init(
-            matchedLiveID: matchedLiveID)
+            _matchedLiveID: ForcibleString(wrappedValue: matchedLiveID))
     }
 }

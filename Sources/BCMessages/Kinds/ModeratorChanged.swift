@@ -5,25 +5,24 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct ModeratorChanged: BCPayload {
-        /// `moderator_user_id`: the id of the user appointed or removed.
-        @ForcibleString public var moderatorUserID: String
-        /// `is_appoint`: true when the user was appointed, false when removed.
-        @ForcibleBool public var isAppointed: Bool
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(moderatorUserID: String, isAppointed: Bool) {
-            self.moderatorUserID = moderatorUserID
-            self.isAppointed = isAppointed
+        /// `moderator_user_id`: the id of the user appointed or removed.
+        public var moderatorUserID: String {
+            get { _moderatorUserID.wrappedValue }
+            set { _moderatorUserID.wrappedValue = newValue }
         }
+        var _moderatorUserID: ForcibleString
+        /// `is_appoint`: true when the user was appointed, false when removed.
+        public var isAppointed: Bool { get { _isAppointed.wrappedValue } set { _isAppointed.wrappedValue = newValue } }
+        var _isAppointed: ForcibleBool
 
         enum CodingKeys: String, CodingKey {
             case moderatorUserID = "moderator_user_id"
             case isAppointed = "is_appoint"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _moderatorUserID = try container.decode(ForcibleString.self, forKey: .moderatorUserID)
-            _isAppointed = try container.decode(ForcibleBool.self, forKey: .isAppointed)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -50,6 +49,19 @@ extension BCResponse {
 }
 
 extension BCResponse.ModeratorChanged {
+    public init(moderatorUserID: String, isAppointed: Bool) {
+        self.init(
+            _moderatorUserID: ForcibleString(wrappedValue: moderatorUserID),
+            _isAppointed: ForcibleBool(wrappedValue: isAppointed)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _moderatorUserID = try container.decode(ForcibleString.self, forKey: .moderatorUserID)
+        _isAppointed = try container.decode(ForcibleBool.self, forKey: .isAppointed)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var moderatorUserID: String?
         var isAppointed: Bool?
@@ -77,7 +89,7 @@ extension BCResponse.ModeratorChanged {
         }
         guard let moderatorUserID, let isAppointed else { throw FastMiss() }
         self.init(
-            moderatorUserID: moderatorUserID,
-            isAppointed: isAppointed)
+            _moderatorUserID: ForcibleString(wrappedValue: moderatorUserID),
+            _isAppointed: ForcibleBool(wrappedValue: isAppointed))
     }
 }

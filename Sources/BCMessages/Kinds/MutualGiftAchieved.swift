@@ -5,35 +5,27 @@ extension BCResponse {
     ///
     /// Known from the 2022 app's model only. Also the element of `MutualGiftRewards` (t=112).
     public struct MutualGiftAchieved: BCPayload {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// `achieved_at`: when the goal was reached, unix seconds.
-        @ForcibleInt public var achievedAt: Int
+        public var achievedAt: Int { get { _achievedAt.wrappedValue } set { _achievedAt.wrappedValue = newValue } }
+        var _achievedAt: ForcibleInt
         /// `event_id`: the mutual-gift event.
-        @ForcibleInt public var eventID: Int
+        public var eventID: Int { get { _eventID.wrappedValue } set { _eventID.wrappedValue = newValue } }
+        var _eventID: ForcibleInt
         /// `streamer`: the streamer of the pair.
         public var streamer: Participant
         /// `viewer`: the viewer of the pair.
         public var viewer: Participant
-
-        public init(achievedAt: Int, eventID: Int, streamer: Participant, viewer: Participant) {
-            self.achievedAt = achievedAt
-            self.eventID = eventID
-            self.streamer = streamer
-            self.viewer = viewer
-        }
 
         enum CodingKeys: String, CodingKey {
             case achievedAt = "achieved_at"
             case eventID = "event_id"
             case streamer
             case viewer
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _achievedAt = try container.decode(ForcibleInt.self, forKey: .achievedAt)
-            _eventID = try container.decode(ForcibleInt.self, forKey: .eventID)
-            streamer = try container.decode(Participant.self, forKey: .streamer)
-            viewer = try container.decode(Participant.self, forKey: .viewer)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -65,25 +57,24 @@ extension BCResponse {
 
         /// One side of the pair.
         public struct Participant: Hashable, Sendable, Codable {
-            /// `user_id`: the user's id.
-            @ForcibleString public var userID: String
-            /// `profile_image_url`: the user's profile image.
-            @ForcibleString public var profileImageURL: String
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(userID: String, profileImageURL: String) {
-                self.userID = userID
-                self.profileImageURL = profileImageURL
+            /// `user_id`: the user's id.
+            public var userID: String { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+            var _userID: ForcibleString
+            /// `profile_image_url`: the user's profile image.
+            public var profileImageURL: String {
+                get { _profileImageURL.wrappedValue }
+                set { _profileImageURL.wrappedValue = newValue }
             }
+            var _profileImageURL: ForcibleString
 
             enum CodingKeys: String, CodingKey {
                 case userID = "user_id"
                 case profileImageURL = "profile_image_url"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _userID = try container.decode(ForcibleString.self, forKey: .userID)
-                _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -107,6 +98,24 @@ extension BCResponse {
 }
 
 extension BCResponse.MutualGiftAchieved {
+    public init(
+        achievedAt: Int, eventID: Int, streamer: BCResponse.MutualGiftAchieved.Participant,
+        viewer: BCResponse.MutualGiftAchieved.Participant
+    ) {
+        self.init(
+            _achievedAt: ForcibleInt(wrappedValue: achievedAt), _eventID: ForcibleInt(wrappedValue: eventID),
+            streamer: streamer, viewer: viewer
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _achievedAt = try container.decode(ForcibleInt.self, forKey: .achievedAt)
+        _eventID = try container.decode(ForcibleInt.self, forKey: .eventID)
+        streamer = try container.decode(BCResponse.MutualGiftAchieved.Participant.self, forKey: .streamer)
+        viewer = try container.decode(BCResponse.MutualGiftAchieved.Participant.self, forKey: .viewer)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var achievedAt: Int?
         var eventID: Int?
@@ -146,14 +155,27 @@ extension BCResponse.MutualGiftAchieved {
         }
         guard let achievedAt, let eventID, let streamer, let viewer else { throw FastMiss() }
         self.init(
-            achievedAt: achievedAt,
-            eventID: eventID,
+            _achievedAt: ForcibleInt(wrappedValue: achievedAt),
+            _eventID: ForcibleInt(wrappedValue: eventID),
             streamer: streamer,
             viewer: viewer)
     }
 }
 
 extension BCResponse.MutualGiftAchieved.Participant {
+    public init(userID: String, profileImageURL: String) {
+        self.init(
+            _userID: ForcibleString(wrappedValue: userID),
+            _profileImageURL: ForcibleString(wrappedValue: profileImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _userID = try container.decode(ForcibleString.self, forKey: .userID)
+        _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var userID: String?
         var profileImageURL: String?
@@ -181,7 +203,7 @@ extension BCResponse.MutualGiftAchieved.Participant {
         }
         guard let userID, let profileImageURL else { throw FastMiss() }
         self.init(
-            userID: userID,
-            profileImageURL: profileImageURL)
+            _userID: ForcibleString(wrappedValue: userID),
+            _profileImageURL: ForcibleString(wrappedValue: profileImageURL))
     }
 }

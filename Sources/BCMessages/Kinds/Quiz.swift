@@ -50,35 +50,38 @@ extension BCResponse {
 
         /// The quiz as a whole (`quiz`).
         public struct Info: Hashable, Sendable, Codable {
-            /// `id`: the quiz's id.
-            @ForcibleString public var id: String
-            /// `remaining_user_num`: players still in the quiz.
-            @ForcibleInt public var remainingUserCount: Int
-            /// `total_question_num`: how many questions the quiz has.
-            @ForcibleInt public var totalQuestionCount: Int
-            /// `total_user_num`: how many players started the quiz.
-            @ForcibleInt public var totalUserCount: Int
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(id: String, remainingUserCount: Int, totalQuestionCount: Int, totalUserCount: Int) {
-                self.id = id
-                self.remainingUserCount = remainingUserCount
-                self.totalQuestionCount = totalQuestionCount
-                self.totalUserCount = totalUserCount
+            /// `id`: the quiz's id.
+            public var id: String { get { _id.wrappedValue } set { _id.wrappedValue = newValue } }
+            var _id: ForcibleString
+            /// `remaining_user_num`: players still in the quiz.
+            public var remainingUserCount: Int {
+                get { _remainingUserCount.wrappedValue }
+                set { _remainingUserCount.wrappedValue = newValue }
             }
+            var _remainingUserCount: ForcibleInt
+            /// `total_question_num`: how many questions the quiz has.
+            public var totalQuestionCount: Int {
+                get { _totalQuestionCount.wrappedValue }
+                set { _totalQuestionCount.wrappedValue = newValue }
+            }
+            var _totalQuestionCount: ForcibleInt
+            /// `total_user_num`: how many players started the quiz.
+            public var totalUserCount: Int {
+                get { _totalUserCount.wrappedValue }
+                set { _totalUserCount.wrappedValue = newValue }
+            }
+            var _totalUserCount: ForcibleInt
 
             enum CodingKeys: String, CodingKey {
                 case id
                 case remainingUserCount = "remaining_user_num"
                 case totalQuestionCount = "total_question_num"
                 case totalUserCount = "total_user_num"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _id = try container.decode(ForcibleString.self, forKey: .id)
-                _remainingUserCount = try container.decode(ForcibleInt.self, forKey: .remainingUserCount)
-                _totalQuestionCount = try container.decode(ForcibleInt.self, forKey: .totalQuestionCount)
-                _totalUserCount = try container.decode(ForcibleInt.self, forKey: .totalUserCount)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -107,32 +110,40 @@ extension BCResponse {
 
         /// One question (`question`).
         public struct Question: Hashable, Sendable, Codable {
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
+
             /// `answers`: the choices, in the order shown. The app's choice type is unknown; modelled as the choices'
             /// texts (each a string or a number).
-            @ForcibleArray public var answers: [String]
+            public var answers: [String] { get { _answers.wrappedValue } set { _answers.wrappedValue = newValue } }
+            var _answers: Forcible<[String]>
             /// `body`: the question text.
-            @ForcibleString public var body: String
+            public var body: String { get { _body.wrappedValue } set { _body.wrappedValue = newValue } }
+            var _body: ForcibleString
             /// `correct_answer_nth`: the position of the correct choice in `answers`. The base is not known; the
             /// fixtures assume 1-based, with 0 on t=29 before the answer is revealed.
-            @ForcibleInt public var correctAnswerNth: Int
-            /// `dismiss_popup_after`: how long the popup stays up, presumably in seconds.
-            @ForcibleInt public var dismissPopupAfter: Int
-            /// `nth`: which question of the quiz this is.
-            @ForcibleInt public var nth: Int
-            /// `remaining_time`: time left to answer, presumably in seconds.
-            @ForcibleInt public var remainingTime: Int
-
-            public init(
-                answers: [String], body: String, correctAnswerNth: Int, dismissPopupAfter: Int, nth: Int,
-                remainingTime: Int
-            ) {
-                self.answers = answers
-                self.body = body
-                self.correctAnswerNth = correctAnswerNth
-                self.dismissPopupAfter = dismissPopupAfter
-                self.nth = nth
-                self.remainingTime = remainingTime
+            public var correctAnswerNth: Int {
+                get { _correctAnswerNth.wrappedValue }
+                set { _correctAnswerNth.wrappedValue = newValue }
             }
+            var _correctAnswerNth: ForcibleInt
+            /// `dismiss_popup_after`: how long the popup stays up, presumably in seconds.
+            public var dismissPopupAfter: Int {
+                get { _dismissPopupAfter.wrappedValue }
+                set { _dismissPopupAfter.wrappedValue = newValue }
+            }
+            var _dismissPopupAfter: ForcibleInt
+            /// `nth`: which question of the quiz this is.
+            public var nth: Int { get { _nth.wrappedValue } set { _nth.wrappedValue = newValue } }
+            var _nth: ForcibleInt
+            /// `remaining_time`: time left to answer, presumably in seconds.
+            public var remainingTime: Int {
+                get { _remainingTime.wrappedValue }
+                set { _remainingTime.wrappedValue = newValue }
+            }
+            var _remainingTime: ForcibleInt
 
             enum CodingKeys: String, CodingKey {
                 case answers
@@ -141,16 +152,6 @@ extension BCResponse {
                 case dismissPopupAfter = "dismiss_popup_after"
                 case nth
                 case remainingTime = "remaining_time"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _answers = try container.decode(Forcible<[String]>.self, forKey: .answers)
-                _body = try container.decode(ForcibleString.self, forKey: .body)
-                _correctAnswerNth = try container.decode(ForcibleInt.self, forKey: .correctAnswerNth)
-                _dismissPopupAfter = try container.decode(ForcibleInt.self, forKey: .dismissPopupAfter)
-                _nth = try container.decode(ForcibleInt.self, forKey: .nth)
-                _remainingTime = try container.decode(ForcibleInt.self, forKey: .remainingTime)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -221,6 +222,22 @@ extension BCResponse.Quiz {
 }
 
 extension BCResponse.Quiz.Info {
+    public init(id: String, remainingUserCount: Int, totalQuestionCount: Int, totalUserCount: Int) {
+        self.init(
+            _id: ForcibleString(wrappedValue: id), _remainingUserCount: ForcibleInt(wrappedValue: remainingUserCount),
+            _totalQuestionCount: ForcibleInt(wrappedValue: totalQuestionCount),
+            _totalUserCount: ForcibleInt(wrappedValue: totalUserCount)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _id = try container.decode(ForcibleString.self, forKey: .id)
+        _remainingUserCount = try container.decode(ForcibleInt.self, forKey: .remainingUserCount)
+        _totalQuestionCount = try container.decode(ForcibleInt.self, forKey: .totalQuestionCount)
+        _totalUserCount = try container.decode(ForcibleInt.self, forKey: .totalUserCount)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var id: String?
         var remainingUserCount: Int?
@@ -260,14 +277,35 @@ extension BCResponse.Quiz.Info {
         }
         guard let id, let remainingUserCount, let totalQuestionCount, let totalUserCount else { throw FastMiss() }
         self.init(
-            id: id,
-            remainingUserCount: remainingUserCount,
-            totalQuestionCount: totalQuestionCount,
-            totalUserCount: totalUserCount)
+            _id: ForcibleString(wrappedValue: id),
+            _remainingUserCount: ForcibleInt(wrappedValue: remainingUserCount),
+            _totalQuestionCount: ForcibleInt(wrappedValue: totalQuestionCount),
+            _totalUserCount: ForcibleInt(wrappedValue: totalUserCount))
     }
 }
 
 extension BCResponse.Quiz.Question {
+    public init(
+        answers: [String], body: String, correctAnswerNth: Int, dismissPopupAfter: Int, nth: Int, remainingTime: Int
+    ) {
+        self.init(
+            _answers: Forcible<[String]>(wrappedValue: answers), _body: ForcibleString(wrappedValue: body),
+            _correctAnswerNth: ForcibleInt(wrappedValue: correctAnswerNth),
+            _dismissPopupAfter: ForcibleInt(wrappedValue: dismissPopupAfter), _nth: ForcibleInt(wrappedValue: nth),
+            _remainingTime: ForcibleInt(wrappedValue: remainingTime)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _answers = try container.decode(Forcible<[String]>.self, forKey: .answers)
+        _body = try container.decode(ForcibleString.self, forKey: .body)
+        _correctAnswerNth = try container.decode(ForcibleInt.self, forKey: .correctAnswerNth)
+        _dismissPopupAfter = try container.decode(ForcibleInt.self, forKey: .dismissPopupAfter)
+        _nth = try container.decode(ForcibleInt.self, forKey: .nth)
+        _remainingTime = try container.decode(ForcibleInt.self, forKey: .remainingTime)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var answers: [String]?
         var body: String?
@@ -330,11 +368,11 @@ extension BCResponse.Quiz.Question {
             let remainingTime
         else { throw FastMiss() }
         self.init(
-            answers: answers,
-            body: body,
-            correctAnswerNth: correctAnswerNth,
-            dismissPopupAfter: dismissPopupAfter,
-            nth: nth,
-            remainingTime: remainingTime)
+            _answers: Forcible<[String]>(wrappedValue: answers),
+            _body: ForcibleString(wrappedValue: body),
+            _correctAnswerNth: ForcibleInt(wrappedValue: correctAnswerNth),
+            _dismissPopupAfter: ForcibleInt(wrappedValue: dismissPopupAfter),
+            _nth: ForcibleInt(wrappedValue: nth),
+            _remainingTime: ForcibleInt(wrappedValue: remainingTime))
     }
 }

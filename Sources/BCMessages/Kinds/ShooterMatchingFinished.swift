@@ -5,20 +5,17 @@ extension BCResponse {
     ///
     /// App model only; no capture.
     public struct ShooterMatchingFinished: BCPayload {
-        /// `time`: a time the app declares as a long; its unit and meaning (moment or duration) are not known.
-        @ForcibleInt public var time: Int
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(time: Int) {
-            self.time = time
-        }
+        /// `time`: a time the app declares as a long; its unit and meaning (moment or duration) are not known.
+        public var time: Int { get { _time.wrappedValue } set { _time.wrappedValue = newValue } }
+        var _time: ForcibleInt
 
         enum CodingKeys: String, CodingKey {
             case time
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _time = try container.decode(ForcibleInt.self, forKey: .time)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -42,6 +39,15 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterMatchingFinished {
+    public init(time: Int) {
+        self.init(_time: ForcibleInt(wrappedValue: time))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _time = try container.decode(ForcibleInt.self, forKey: .time)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var time: Int?
         var seen: UInt64 = 0
@@ -61,6 +67,6 @@ extension BCResponse.ShooterMatchingFinished {
         }
         guard let time else { throw FastMiss() }
         self.init(
-            time: time)
+            _time: ForcibleInt(wrappedValue: time))
     }
 }

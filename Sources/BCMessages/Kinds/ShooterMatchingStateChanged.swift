@@ -5,39 +5,44 @@ extension BCResponse {
     ///
     /// App model only; no capture. The status codes are kept as the integers the server sends.
     public struct ShooterMatchingStateChanged: BCPayload {
-        /// `group_id`: the matching group, absent before a group is formed.
-        @OptionalForcibleInt public var groupID: Int?
-        /// `group_status`: the group's state code.
-        @ForcibleInt public var groupStatus: Int
-        /// `host_member_type`: the host's role code.
-        @ForcibleInt public var hostMemberType: Int
-        /// `team_status`: the team's state code.
-        @ForcibleInt public var teamStatus: Int
-        /// `member_user_ids`: the user ids of the team's members (each a string or a number).
-        @ForcibleArray public var memberUserIDs: [String]
-        /// `room_id`: the game room.
-        @ForcibleString public var roomID: String
-        /// `season_id`: the shooter season.
-        @ForcibleInt public var seasonID: Int
-        /// `stage_id`: the stage to be played.
-        @ForcibleString public var stageID: String
-        /// `team_id`: the team.
-        @ForcibleInt public var teamID: Int
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(
-            groupID: Int? = nil, groupStatus: Int, hostMemberType: Int, teamStatus: Int, memberUserIDs: [String],
-            roomID: String, seasonID: Int, stageID: String, teamID: Int
-        ) {
-            self.groupID = groupID
-            self.groupStatus = groupStatus
-            self.hostMemberType = hostMemberType
-            self.teamStatus = teamStatus
-            self.memberUserIDs = memberUserIDs
-            self.roomID = roomID
-            self.seasonID = seasonID
-            self.stageID = stageID
-            self.teamID = teamID
+        /// `group_id`: the matching group, absent before a group is formed.
+        public var groupID: Int? { get { _groupID.wrappedValue } set { _groupID.wrappedValue = newValue } }
+        var _groupID: OptionalForcibleInt
+        /// `group_status`: the group's state code.
+        public var groupStatus: Int { get { _groupStatus.wrappedValue } set { _groupStatus.wrappedValue = newValue } }
+        var _groupStatus: ForcibleInt
+        /// `host_member_type`: the host's role code.
+        public var hostMemberType: Int {
+            get { _hostMemberType.wrappedValue }
+            set { _hostMemberType.wrappedValue = newValue }
         }
+        var _hostMemberType: ForcibleInt
+        /// `team_status`: the team's state code.
+        public var teamStatus: Int { get { _teamStatus.wrappedValue } set { _teamStatus.wrappedValue = newValue } }
+        var _teamStatus: ForcibleInt
+        /// `member_user_ids`: the user ids of the team's members (each a string or a number).
+        public var memberUserIDs: [String] {
+            get { _memberUserIDs.wrappedValue }
+            set { _memberUserIDs.wrappedValue = newValue }
+        }
+        var _memberUserIDs: Forcible<[String]>
+        /// `room_id`: the game room.
+        public var roomID: String { get { _roomID.wrappedValue } set { _roomID.wrappedValue = newValue } }
+        var _roomID: ForcibleString
+        /// `season_id`: the shooter season.
+        public var seasonID: Int { get { _seasonID.wrappedValue } set { _seasonID.wrappedValue = newValue } }
+        var _seasonID: ForcibleInt
+        /// `stage_id`: the stage to be played.
+        public var stageID: String { get { _stageID.wrappedValue } set { _stageID.wrappedValue = newValue } }
+        var _stageID: ForcibleString
+        /// `team_id`: the team.
+        public var teamID: Int { get { _teamID.wrappedValue } set { _teamID.wrappedValue = newValue } }
+        var _teamID: ForcibleInt
 
         enum CodingKeys: String, CodingKey {
             case groupID = "group_id"
@@ -49,19 +54,6 @@ extension BCResponse {
             case seasonID = "season_id"
             case stageID = "stage_id"
             case teamID = "team_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _groupID = try container.decode(OptionalForcibleInt.self, forKey: .groupID)
-            _groupStatus = try container.decode(ForcibleInt.self, forKey: .groupStatus)
-            _hostMemberType = try container.decode(ForcibleInt.self, forKey: .hostMemberType)
-            _teamStatus = try container.decode(ForcibleInt.self, forKey: .teamStatus)
-            _memberUserIDs = try container.decode(Forcible<[String]>.self, forKey: .memberUserIDs)
-            _roomID = try container.decode(ForcibleString.self, forKey: .roomID)
-            _seasonID = try container.decode(ForcibleInt.self, forKey: .seasonID)
-            _stageID = try container.decode(ForcibleString.self, forKey: .stageID)
-            _teamID = try container.decode(ForcibleInt.self, forKey: .teamID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -111,6 +103,33 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterMatchingStateChanged {
+    public init(
+        groupID: Int? = nil, groupStatus: Int, hostMemberType: Int, teamStatus: Int, memberUserIDs: [String],
+        roomID: String, seasonID: Int, stageID: String, teamID: Int
+    ) {
+        self.init(
+            _groupID: OptionalForcibleInt(wrappedValue: groupID), _groupStatus: ForcibleInt(wrappedValue: groupStatus),
+            _hostMemberType: ForcibleInt(wrappedValue: hostMemberType),
+            _teamStatus: ForcibleInt(wrappedValue: teamStatus),
+            _memberUserIDs: Forcible<[String]>(wrappedValue: memberUserIDs),
+            _roomID: ForcibleString(wrappedValue: roomID), _seasonID: ForcibleInt(wrappedValue: seasonID),
+            _stageID: ForcibleString(wrappedValue: stageID), _teamID: ForcibleInt(wrappedValue: teamID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _groupID = try container.decode(OptionalForcibleInt.self, forKey: .groupID)
+        _groupStatus = try container.decode(ForcibleInt.self, forKey: .groupStatus)
+        _hostMemberType = try container.decode(ForcibleInt.self, forKey: .hostMemberType)
+        _teamStatus = try container.decode(ForcibleInt.self, forKey: .teamStatus)
+        _memberUserIDs = try container.decode(Forcible<[String]>.self, forKey: .memberUserIDs)
+        _roomID = try container.decode(ForcibleString.self, forKey: .roomID)
+        _seasonID = try container.decode(ForcibleInt.self, forKey: .seasonID)
+        _stageID = try container.decode(ForcibleString.self, forKey: .stageID)
+        _teamID = try container.decode(ForcibleInt.self, forKey: .teamID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var groupID: Int?
         var groupStatus: Int?
@@ -186,14 +205,14 @@ extension BCResponse.ShooterMatchingStateChanged {
             let teamID
         else { throw FastMiss() }
         self.init(
-            groupID: groupID,
-            groupStatus: groupStatus,
-            hostMemberType: hostMemberType,
-            teamStatus: teamStatus,
-            memberUserIDs: memberUserIDs,
-            roomID: roomID,
-            seasonID: seasonID,
-            stageID: stageID,
-            teamID: teamID)
+            _groupID: OptionalForcibleInt(wrappedValue: groupID),
+            _groupStatus: ForcibleInt(wrappedValue: groupStatus),
+            _hostMemberType: ForcibleInt(wrappedValue: hostMemberType),
+            _teamStatus: ForcibleInt(wrappedValue: teamStatus),
+            _memberUserIDs: Forcible<[String]>(wrappedValue: memberUserIDs),
+            _roomID: ForcibleString(wrappedValue: roomID),
+            _seasonID: ForcibleInt(wrappedValue: seasonID),
+            _stageID: ForcibleString(wrappedValue: stageID),
+            _teamID: ForcibleInt(wrappedValue: teamID))
     }
 }

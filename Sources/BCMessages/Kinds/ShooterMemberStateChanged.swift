@@ -6,24 +6,32 @@ extension BCResponse {
     /// App model only; no capture. The status and type codes are kept as the integers the server sends, since
     /// no source names their values.
     public struct ShooterMemberStateChanged: BCPayload {
-        /// `member_status`: the member's state code.
-        @ForcibleInt public var memberStatus: Int
-        /// `member_type`: the member's role code (host or guest, by the name).
-        @ForcibleInt public var memberType: Int
-        /// `season_id`: the shooter season.
-        @ForcibleInt public var seasonID: Int
-        /// `team_id`: the member's team.
-        @ForcibleInt public var teamID: Int
-        /// `member_user_id`: the member's user id.
-        @ForcibleString public var memberUserID: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(memberStatus: Int, memberType: Int, seasonID: Int, teamID: Int, memberUserID: String) {
-            self.memberStatus = memberStatus
-            self.memberType = memberType
-            self.seasonID = seasonID
-            self.teamID = teamID
-            self.memberUserID = memberUserID
+        /// `member_status`: the member's state code.
+        public var memberStatus: Int {
+            get { _memberStatus.wrappedValue }
+            set { _memberStatus.wrappedValue = newValue }
         }
+        var _memberStatus: ForcibleInt
+        /// `member_type`: the member's role code (host or guest, by the name).
+        public var memberType: Int { get { _memberType.wrappedValue } set { _memberType.wrappedValue = newValue } }
+        var _memberType: ForcibleInt
+        /// `season_id`: the shooter season.
+        public var seasonID: Int { get { _seasonID.wrappedValue } set { _seasonID.wrappedValue = newValue } }
+        var _seasonID: ForcibleInt
+        /// `team_id`: the member's team.
+        public var teamID: Int { get { _teamID.wrappedValue } set { _teamID.wrappedValue = newValue } }
+        var _teamID: ForcibleInt
+        /// `member_user_id`: the member's user id.
+        public var memberUserID: String {
+            get { _memberUserID.wrappedValue }
+            set { _memberUserID.wrappedValue = newValue }
+        }
+        var _memberUserID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case memberStatus = "member_status"
@@ -31,15 +39,6 @@ extension BCResponse {
             case seasonID = "season_id"
             case teamID = "team_id"
             case memberUserID = "member_user_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _memberStatus = try container.decode(ForcibleInt.self, forKey: .memberStatus)
-            _memberType = try container.decode(ForcibleInt.self, forKey: .memberType)
-            _seasonID = try container.decode(ForcibleInt.self, forKey: .seasonID)
-            _teamID = try container.decode(ForcibleInt.self, forKey: .teamID)
-            _memberUserID = try container.decode(ForcibleString.self, forKey: .memberUserID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -75,6 +74,23 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterMemberStateChanged {
+    public init(memberStatus: Int, memberType: Int, seasonID: Int, teamID: Int, memberUserID: String) {
+        self.init(
+            _memberStatus: ForcibleInt(wrappedValue: memberStatus), _memberType: ForcibleInt(wrappedValue: memberType),
+            _seasonID: ForcibleInt(wrappedValue: seasonID), _teamID: ForcibleInt(wrappedValue: teamID),
+            _memberUserID: ForcibleString(wrappedValue: memberUserID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _memberStatus = try container.decode(ForcibleInt.self, forKey: .memberStatus)
+        _memberType = try container.decode(ForcibleInt.self, forKey: .memberType)
+        _seasonID = try container.decode(ForcibleInt.self, forKey: .seasonID)
+        _teamID = try container.decode(ForcibleInt.self, forKey: .teamID)
+        _memberUserID = try container.decode(ForcibleString.self, forKey: .memberUserID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var memberStatus: Int?
         var memberType: Int?
@@ -118,10 +134,10 @@ extension BCResponse.ShooterMemberStateChanged {
         }
         guard let memberStatus, let memberType, let seasonID, let teamID, let memberUserID else { throw FastMiss() }
         self.init(
-            memberStatus: memberStatus,
-            memberType: memberType,
-            seasonID: seasonID,
-            teamID: teamID,
-            memberUserID: memberUserID)
+            _memberStatus: ForcibleInt(wrappedValue: memberStatus),
+            _memberType: ForcibleInt(wrappedValue: memberType),
+            _seasonID: ForcibleInt(wrappedValue: seasonID),
+            _teamID: ForcibleInt(wrappedValue: teamID),
+            _memberUserID: ForcibleString(wrappedValue: memberUserID))
     }
 }

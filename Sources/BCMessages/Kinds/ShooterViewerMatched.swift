@@ -6,31 +6,29 @@ extension BCResponse {
     /// App model only; no capture. Plain fields, not the shared user block: the keys differ (`user_id`, `name`,
     /// `profile_image_url`).
     public struct ShooterViewerMatched: BCPayload {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// `name`: the matched viewer's display name.
-        @ForcibleString public var name: String
+        public var name: String { get { _name.wrappedValue } set { _name.wrappedValue = newValue } }
+        var _name: ForcibleString
         /// `profile_image_url`: the matched viewer's profile image.
-        @ForcibleString public var profileImageURL: String
+        public var profileImageURL: String {
+            get { _profileImageURL.wrappedValue }
+            set { _profileImageURL.wrappedValue = newValue }
+        }
+        var _profileImageURL: ForcibleString
         /// `user_id`: the matched viewer's user id. The app declares it an int here, unlike every other user id; it is
         /// kept as a String like the others, digit for digit, whichever form the wire uses.
-        @ForcibleString public var userID: String
-
-        public init(name: String, profileImageURL: String, userID: String) {
-            self.name = name
-            self.profileImageURL = profileImageURL
-            self.userID = userID
-        }
+        public var userID: String { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+        var _userID: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case name
             case profileImageURL = "profile_image_url"
             case userID = "user_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _name = try container.decode(ForcibleString.self, forKey: .name)
-            _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
-            _userID = try container.decode(ForcibleString.self, forKey: .userID)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -60,6 +58,20 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterViewerMatched {
+    public init(name: String, profileImageURL: String, userID: String) {
+        self.init(
+            _name: ForcibleString(wrappedValue: name), _profileImageURL: ForcibleString(wrappedValue: profileImageURL),
+            _userID: ForcibleString(wrappedValue: userID)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _name = try container.decode(ForcibleString.self, forKey: .name)
+        _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
+        _userID = try container.decode(ForcibleString.self, forKey: .userID)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var name: String?
         var profileImageURL: String?
@@ -93,8 +105,8 @@ extension BCResponse.ShooterViewerMatched {
         }
         guard let name, let profileImageURL, let userID else { throw FastMiss() }
         self.init(
-            name: name,
-            profileImageURL: profileImageURL,
-            userID: userID)
+            _name: ForcibleString(wrappedValue: name),
+            _profileImageURL: ForcibleString(wrappedValue: profileImageURL),
+            _userID: ForcibleString(wrappedValue: userID))
     }
 }

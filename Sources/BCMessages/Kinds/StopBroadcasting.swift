@@ -5,20 +5,17 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; the meaning is guessed from its name (a streamer-side message).
     public struct StopBroadcasting: BCPayload {
-        /// `msg`: the message to show the streamer.
-        @ForcibleString public var message: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(message: String) {
-            self.message = message
-        }
+        /// `msg`: the message to show the streamer.
+        public var message: String { get { _message.wrappedValue } set { _message.wrappedValue = newValue } }
+        var _message: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case message = "msg"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _message = try container.decode(ForcibleString.self, forKey: .message)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -42,6 +39,15 @@ extension BCResponse {
 }
 
 extension BCResponse.StopBroadcasting {
+    public init(message: String) {
+        self.init(_message: ForcibleString(wrappedValue: message))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _message = try container.decode(ForcibleString.self, forKey: .message)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var message: String?
         var seen: UInt64 = 0
@@ -61,6 +67,6 @@ extension BCResponse.StopBroadcasting {
         }
         guard let message else { throw FastMiss() }
         self.init(
-            message: message)
+            _message: ForcibleString(wrappedValue: message))
     }
 }

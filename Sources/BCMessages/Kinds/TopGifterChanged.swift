@@ -6,30 +6,31 @@ extension BCResponse {
     /// Known from the 2022 app's model only. It carries no display name (`ac`), so it has plain fields rather
     /// than a `User`.
     public struct TopGifterChanged: BCPayload {
-        /// `u`: the new top gifter's user id.
-        @ForcibleString public var userID: String
-        /// `iurl`: the top gifter's profile image URL (often `""`).
-        @ForcibleString public var profileImageURL: String
-        /// `burl`: the top gifter's badge image URL (often `""`).
-        @ForcibleString public var badgeImageURL: String
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(userID: String, profileImageURL: String, badgeImageURL: String) {
-            self.userID = userID
-            self.profileImageURL = profileImageURL
-            self.badgeImageURL = badgeImageURL
+        /// `u`: the new top gifter's user id.
+        public var userID: String { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+        var _userID: ForcibleString
+        /// `iurl`: the top gifter's profile image URL (often `""`).
+        public var profileImageURL: String {
+            get { _profileImageURL.wrappedValue }
+            set { _profileImageURL.wrappedValue = newValue }
         }
+        var _profileImageURL: ForcibleString
+        /// `burl`: the top gifter's badge image URL (often `""`).
+        public var badgeImageURL: String {
+            get { _badgeImageURL.wrappedValue }
+            set { _badgeImageURL.wrappedValue = newValue }
+        }
+        var _badgeImageURL: ForcibleString
 
         enum CodingKeys: String, CodingKey {
             case userID = "u"
             case profileImageURL = "iurl"
             case badgeImageURL = "burl"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _userID = try container.decode(ForcibleString.self, forKey: .userID)
-            _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
-            _badgeImageURL = try container.decode(ForcibleString.self, forKey: .badgeImageURL)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -59,6 +60,21 @@ extension BCResponse {
 }
 
 extension BCResponse.TopGifterChanged {
+    public init(userID: String, profileImageURL: String, badgeImageURL: String) {
+        self.init(
+            _userID: ForcibleString(wrappedValue: userID),
+            _profileImageURL: ForcibleString(wrappedValue: profileImageURL),
+            _badgeImageURL: ForcibleString(wrappedValue: badgeImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _userID = try container.decode(ForcibleString.self, forKey: .userID)
+        _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
+        _badgeImageURL = try container.decode(ForcibleString.self, forKey: .badgeImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var userID: String?
         var profileImageURL: String?
@@ -88,8 +104,8 @@ extension BCResponse.TopGifterChanged {
         }
         guard let userID, let profileImageURL, let badgeImageURL else { throw FastMiss() }
         self.init(
-            userID: userID,
-            profileImageURL: profileImageURL,
-            badgeImageURL: badgeImageURL)
+            _userID: ForcibleString(wrappedValue: userID),
+            _profileImageURL: ForcibleString(wrappedValue: profileImageURL),
+            _badgeImageURL: ForcibleString(wrappedValue: badgeImageURL))
     }
 }

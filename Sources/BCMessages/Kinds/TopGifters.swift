@@ -47,35 +47,35 @@ extension BCResponse {
         /// One top gifter. The app's `RankingUser` reads `u`, `iurl`, `burl`; captures add `ac`, so the name is
         /// optional and the fields are plain rather than a `User`.
         public struct RankingUser: Hashable, Sendable, Codable {
-            /// `u`: the user's id.
-            @ForcibleString public var userID: String
-            /// `ac`: the display name; in captures, not in the app's model.
-            @OptionalForcibleString public var name: String?
-            /// `iurl`: the profile image URL (often `""`).
-            @ForcibleString public var profileImageURL: String
-            /// `burl`: the badge image URL (often `""`).
-            @ForcibleString public var badgeImageURL: String
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(userID: String, name: String? = nil, profileImageURL: String, badgeImageURL: String) {
-                self.userID = userID
-                self.name = name
-                self.profileImageURL = profileImageURL
-                self.badgeImageURL = badgeImageURL
+            /// `u`: the user's id.
+            public var userID: String { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+            var _userID: ForcibleString
+            /// `ac`: the display name; in captures, not in the app's model.
+            public var name: String? { get { _name.wrappedValue } set { _name.wrappedValue = newValue } }
+            var _name: OptionalForcibleString
+            /// `iurl`: the profile image URL (often `""`).
+            public var profileImageURL: String {
+                get { _profileImageURL.wrappedValue }
+                set { _profileImageURL.wrappedValue = newValue }
             }
+            var _profileImageURL: ForcibleString
+            /// `burl`: the badge image URL (often `""`).
+            public var badgeImageURL: String {
+                get { _badgeImageURL.wrappedValue }
+                set { _badgeImageURL.wrappedValue = newValue }
+            }
+            var _badgeImageURL: ForcibleString
 
             enum CodingKeys: String, CodingKey {
                 case userID = "u"
                 case name = "ac"
                 case profileImageURL = "iurl"
                 case badgeImageURL = "burl"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _userID = try container.decode(ForcibleString.self, forKey: .userID)
-                _name = try container.decode(OptionalForcibleString.self, forKey: .name)
-                _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
-                _badgeImageURL = try container.decode(ForcibleString.self, forKey: .badgeImageURL)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -133,6 +133,22 @@ extension BCResponse.TopGifters {
 }
 
 extension BCResponse.TopGifters.RankingUser {
+    public init(userID: String, name: String? = nil, profileImageURL: String, badgeImageURL: String) {
+        self.init(
+            _userID: ForcibleString(wrappedValue: userID), _name: OptionalForcibleString(wrappedValue: name),
+            _profileImageURL: ForcibleString(wrappedValue: profileImageURL),
+            _badgeImageURL: ForcibleString(wrappedValue: badgeImageURL)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _userID = try container.decode(ForcibleString.self, forKey: .userID)
+        _name = try container.decode(OptionalForcibleString.self, forKey: .name)
+        _profileImageURL = try container.decode(ForcibleString.self, forKey: .profileImageURL)
+        _badgeImageURL = try container.decode(ForcibleString.self, forKey: .badgeImageURL)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var userID: String?
         var name: String?
@@ -168,9 +184,9 @@ extension BCResponse.TopGifters.RankingUser {
         }
         guard let userID, let profileImageURL, let badgeImageURL else { throw FastMiss() }
         self.init(
-            userID: userID,
-            name: name,
-            profileImageURL: profileImageURL,
-            badgeImageURL: badgeImageURL)
+            _userID: ForcibleString(wrappedValue: userID),
+            _name: OptionalForcibleString(wrappedValue: name),
+            _profileImageURL: ForcibleString(wrappedValue: profileImageURL),
+            _badgeImageURL: ForcibleString(wrappedValue: badgeImageURL))
     }
 }

@@ -5,46 +5,67 @@ extension BCResponse {
     ///
     /// From the 2022 app's model; no capture seen, so any scalar may come as a number or a string.
     public struct UserLevelUp: BCPayload {
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
+
         /// `u`: the id of the user whose level changed.
-        @ForcibleString public var userID: String
+        public var userID: String { get { _userID.wrappedValue } set { _userID.wrappedValue = newValue } }
+        var _userID: ForcibleString
         /// `add_ex_point`: the experience points just gained.
-        @ForcibleInt public var addedExperiencePoints: Int
+        public var addedExperiencePoints: Int {
+            get { _addedExperiencePoints.wrappedValue }
+            set { _addedExperiencePoints.wrappedValue = newValue }
+        }
+        var _addedExperiencePoints: ForcibleInt
         /// `ex_point`: the user's experience points now.
-        @ForcibleInt public var experiencePoints: Int
+        public var experiencePoints: Int {
+            get { _experiencePoints.wrappedValue }
+            set { _experiencePoints.wrappedValue = newValue }
+        }
+        var _experiencePoints: ForcibleInt
         /// `level`: the user's level now.
-        @ForcibleInt public var level: Int
+        public var level: Int { get { _level.wrappedValue } set { _level.wrappedValue = newValue } }
+        var _level: ForcibleInt
         /// `next_level_ex_point`: the experience points the next level needs.
-        @ForcibleInt public var nextLevelExperiencePoints: Int
+        public var nextLevelExperiencePoints: Int {
+            get { _nextLevelExperiencePoints.wrappedValue }
+            set { _nextLevelExperiencePoints.wrappedValue = newValue }
+        }
+        var _nextLevelExperiencePoints: ForcibleInt
         /// `level_image_url`: the image of the level's badge.
-        @ForcibleString public var levelImageURL: String
+        public var levelImageURL: String {
+            get { _levelImageURL.wrappedValue }
+            set { _levelImageURL.wrappedValue = newValue }
+        }
+        var _levelImageURL: ForcibleString
         /// `level_color_code`: the level's colour, a colour code such as `#FF8A00`.
-        @ForcibleString public var levelColorCode: String
+        public var levelColorCode: String {
+            get { _levelColorCode.wrappedValue }
+            set { _levelColorCode.wrappedValue = newValue }
+        }
+        var _levelColorCode: ForcibleString
         /// `level_border_color_code`: the colour of the level badge's border.
-        @ForcibleString public var levelBorderColorCode: String
+        public var levelBorderColorCode: String {
+            get { _levelBorderColorCode.wrappedValue }
+            set { _levelBorderColorCode.wrappedValue = newValue }
+        }
+        var _levelBorderColorCode: ForcibleString
         /// `level_gauge_color_codes`: the colours of the experience gauge, in order.
-        @ForcibleArray public var levelGaugeColorCodes: [String]
+        public var levelGaugeColorCodes: [String] {
+            get { _levelGaugeColorCodes.wrappedValue }
+            set { _levelGaugeColorCodes.wrappedValue = newValue }
+        }
+        var _levelGaugeColorCodes: Forcible<[String]>
         /// `user_level_gift_panel_text`: the line shown on the gift panel about the user's level.
-        @ForcibleString public var userLevelGiftPanelText: String
+        public var userLevelGiftPanelText: String {
+            get { _userLevelGiftPanelText.wrappedValue }
+            set { _userLevelGiftPanelText.wrappedValue = newValue }
+        }
+        var _userLevelGiftPanelText: ForcibleString
         /// `unlocks`: what this level and the next ones unlock.
         public var unlocks: [Unlock]
-
-        public init(
-            userID: String, addedExperiencePoints: Int, experiencePoints: Int, level: Int,
-            nextLevelExperiencePoints: Int, levelImageURL: String, levelColorCode: String, levelBorderColorCode: String,
-            levelGaugeColorCodes: [String], userLevelGiftPanelText: String, unlocks: [Unlock]
-        ) {
-            self.userID = userID
-            self.addedExperiencePoints = addedExperiencePoints
-            self.experiencePoints = experiencePoints
-            self.level = level
-            self.nextLevelExperiencePoints = nextLevelExperiencePoints
-            self.levelImageURL = levelImageURL
-            self.levelColorCode = levelColorCode
-            self.levelBorderColorCode = levelBorderColorCode
-            self.levelGaugeColorCodes = levelGaugeColorCodes
-            self.userLevelGiftPanelText = userLevelGiftPanelText
-            self.unlocks = unlocks
-        }
 
         enum CodingKeys: String, CodingKey {
             case userID = "u"
@@ -58,21 +79,6 @@ extension BCResponse {
             case levelGaugeColorCodes = "level_gauge_color_codes"
             case userLevelGiftPanelText = "user_level_gift_panel_text"
             case unlocks
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _userID = try container.decode(ForcibleString.self, forKey: .userID)
-            _addedExperiencePoints = try container.decode(ForcibleInt.self, forKey: .addedExperiencePoints)
-            _experiencePoints = try container.decode(ForcibleInt.self, forKey: .experiencePoints)
-            _level = try container.decode(ForcibleInt.self, forKey: .level)
-            _nextLevelExperiencePoints = try container.decode(ForcibleInt.self, forKey: .nextLevelExperiencePoints)
-            _levelImageURL = try container.decode(ForcibleString.self, forKey: .levelImageURL)
-            _levelColorCode = try container.decode(ForcibleString.self, forKey: .levelColorCode)
-            _levelBorderColorCode = try container.decode(ForcibleString.self, forKey: .levelBorderColorCode)
-            _levelGaugeColorCodes = try container.decode(Forcible<[String]>.self, forKey: .levelGaugeColorCodes)
-            _userLevelGiftPanelText = try container.decode(ForcibleString.self, forKey: .userLevelGiftPanelText)
-            unlocks = try container.decode([Unlock].self, forKey: .unlocks)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -130,24 +136,32 @@ extension BCResponse {
 
         /// An item a level unlocks, and the one after it.
         public struct Unlock: Hashable, Sendable, Codable {
-            /// `item_image_url`: the unlocked item's image.
-            @ForcibleString public var itemImageURL: String
-            /// `item_name`: the unlocked item's name.
-            @ForcibleString public var itemName: String
-            /// `level`: the level that unlocks the item.
-            @ForcibleInt public var level: Int
-            /// `next_item_name`: the name of the next item to unlock.
-            @ForcibleString public var nextItemName: String
-            /// `next_level`: the level that unlocks the next item.
-            @ForcibleInt public var nextLevel: Int
+            // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would
+            // keep), as a plain stored property: the compiler's memberwise initializer then builds the struct in place.
+            // Through property wrappers every initializer copied the whole struct once more, each String retained and
+            // released again. The initializers are in the extension below.
 
-            public init(itemImageURL: String, itemName: String, level: Int, nextItemName: String, nextLevel: Int) {
-                self.itemImageURL = itemImageURL
-                self.itemName = itemName
-                self.level = level
-                self.nextItemName = nextItemName
-                self.nextLevel = nextLevel
+            /// `item_image_url`: the unlocked item's image.
+            public var itemImageURL: String {
+                get { _itemImageURL.wrappedValue }
+                set { _itemImageURL.wrappedValue = newValue }
             }
+            var _itemImageURL: ForcibleString
+            /// `item_name`: the unlocked item's name.
+            public var itemName: String { get { _itemName.wrappedValue } set { _itemName.wrappedValue = newValue } }
+            var _itemName: ForcibleString
+            /// `level`: the level that unlocks the item.
+            public var level: Int { get { _level.wrappedValue } set { _level.wrappedValue = newValue } }
+            var _level: ForcibleInt
+            /// `next_item_name`: the name of the next item to unlock.
+            public var nextItemName: String {
+                get { _nextItemName.wrappedValue }
+                set { _nextItemName.wrappedValue = newValue }
+            }
+            var _nextItemName: ForcibleString
+            /// `next_level`: the level that unlocks the next item.
+            public var nextLevel: Int { get { _nextLevel.wrappedValue } set { _nextLevel.wrappedValue = newValue } }
+            var _nextLevel: ForcibleInt
 
             enum CodingKeys: String, CodingKey {
                 case itemImageURL = "item_image_url"
@@ -155,15 +169,6 @@ extension BCResponse {
                 case level
                 case nextItemName = "next_item_name"
                 case nextLevel = "next_level"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                _itemImageURL = try container.decode(ForcibleString.self, forKey: .itemImageURL)
-                _itemName = try container.decode(ForcibleString.self, forKey: .itemName)
-                _level = try container.decode(ForcibleInt.self, forKey: .level)
-                _nextItemName = try container.decode(ForcibleString.self, forKey: .nextItemName)
-                _nextLevel = try container.decode(ForcibleInt.self, forKey: .nextLevel)
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -196,6 +201,39 @@ extension BCResponse {
 }
 
 extension BCResponse.UserLevelUp {
+    public init(
+        userID: String, addedExperiencePoints: Int, experiencePoints: Int, level: Int, nextLevelExperiencePoints: Int,
+        levelImageURL: String, levelColorCode: String, levelBorderColorCode: String, levelGaugeColorCodes: [String],
+        userLevelGiftPanelText: String, unlocks: [BCResponse.UserLevelUp.Unlock]
+    ) {
+        self.init(
+            _userID: ForcibleString(wrappedValue: userID),
+            _addedExperiencePoints: ForcibleInt(wrappedValue: addedExperiencePoints),
+            _experiencePoints: ForcibleInt(wrappedValue: experiencePoints), _level: ForcibleInt(wrappedValue: level),
+            _nextLevelExperiencePoints: ForcibleInt(wrappedValue: nextLevelExperiencePoints),
+            _levelImageURL: ForcibleString(wrappedValue: levelImageURL),
+            _levelColorCode: ForcibleString(wrappedValue: levelColorCode),
+            _levelBorderColorCode: ForcibleString(wrappedValue: levelBorderColorCode),
+            _levelGaugeColorCodes: Forcible<[String]>(wrappedValue: levelGaugeColorCodes),
+            _userLevelGiftPanelText: ForcibleString(wrappedValue: userLevelGiftPanelText), unlocks: unlocks
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _userID = try container.decode(ForcibleString.self, forKey: .userID)
+        _addedExperiencePoints = try container.decode(ForcibleInt.self, forKey: .addedExperiencePoints)
+        _experiencePoints = try container.decode(ForcibleInt.self, forKey: .experiencePoints)
+        _level = try container.decode(ForcibleInt.self, forKey: .level)
+        _nextLevelExperiencePoints = try container.decode(ForcibleInt.self, forKey: .nextLevelExperiencePoints)
+        _levelImageURL = try container.decode(ForcibleString.self, forKey: .levelImageURL)
+        _levelColorCode = try container.decode(ForcibleString.self, forKey: .levelColorCode)
+        _levelBorderColorCode = try container.decode(ForcibleString.self, forKey: .levelBorderColorCode)
+        _levelGaugeColorCodes = try container.decode(Forcible<[String]>.self, forKey: .levelGaugeColorCodes)
+        _userLevelGiftPanelText = try container.decode(ForcibleString.self, forKey: .userLevelGiftPanelText)
+        unlocks = try container.decode([BCResponse.UserLevelUp.Unlock].self, forKey: .unlocks)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var userID: String?
         var addedExperiencePoints: Int?
@@ -300,21 +338,38 @@ extension BCResponse.UserLevelUp {
             let unlocks
         else { throw FastMiss() }
         self.init(
-            userID: userID,
-            addedExperiencePoints: addedExperiencePoints,
-            experiencePoints: experiencePoints,
-            level: level,
-            nextLevelExperiencePoints: nextLevelExperiencePoints,
-            levelImageURL: levelImageURL,
-            levelColorCode: levelColorCode,
-            levelBorderColorCode: levelBorderColorCode,
-            levelGaugeColorCodes: levelGaugeColorCodes,
-            userLevelGiftPanelText: userLevelGiftPanelText,
+            _userID: ForcibleString(wrappedValue: userID),
+            _addedExperiencePoints: ForcibleInt(wrappedValue: addedExperiencePoints),
+            _experiencePoints: ForcibleInt(wrappedValue: experiencePoints),
+            _level: ForcibleInt(wrappedValue: level),
+            _nextLevelExperiencePoints: ForcibleInt(wrappedValue: nextLevelExperiencePoints),
+            _levelImageURL: ForcibleString(wrappedValue: levelImageURL),
+            _levelColorCode: ForcibleString(wrappedValue: levelColorCode),
+            _levelBorderColorCode: ForcibleString(wrappedValue: levelBorderColorCode),
+            _levelGaugeColorCodes: Forcible<[String]>(wrappedValue: levelGaugeColorCodes),
+            _userLevelGiftPanelText: ForcibleString(wrappedValue: userLevelGiftPanelText),
             unlocks: unlocks)
     }
 }
 
 extension BCResponse.UserLevelUp.Unlock {
+    public init(itemImageURL: String, itemName: String, level: Int, nextItemName: String, nextLevel: Int) {
+        self.init(
+            _itemImageURL: ForcibleString(wrappedValue: itemImageURL),
+            _itemName: ForcibleString(wrappedValue: itemName), _level: ForcibleInt(wrappedValue: level),
+            _nextItemName: ForcibleString(wrappedValue: nextItemName), _nextLevel: ForcibleInt(wrappedValue: nextLevel)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _itemImageURL = try container.decode(ForcibleString.self, forKey: .itemImageURL)
+        _itemName = try container.decode(ForcibleString.self, forKey: .itemName)
+        _level = try container.decode(ForcibleInt.self, forKey: .level)
+        _nextItemName = try container.decode(ForcibleString.self, forKey: .nextItemName)
+        _nextLevel = try container.decode(ForcibleInt.self, forKey: .nextLevel)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var itemImageURL: String?
         var itemName: String?
@@ -356,10 +411,10 @@ extension BCResponse.UserLevelUp.Unlock {
         }
         guard let itemImageURL, let itemName, let level, let nextItemName, let nextLevel else { throw FastMiss() }
         self.init(
-            itemImageURL: itemImageURL,
-            itemName: itemName,
-            level: level,
-            nextItemName: nextItemName,
-            nextLevel: nextLevel)
+            _itemImageURL: ForcibleString(wrappedValue: itemImageURL),
+            _itemName: ForcibleString(wrappedValue: itemName),
+            _level: ForcibleInt(wrappedValue: level),
+            _nextItemName: ForcibleString(wrappedValue: nextItemName),
+            _nextLevel: ForcibleInt(wrappedValue: nextLevel))
     }
 }

@@ -3,25 +3,27 @@
 extension BCResponse {
     /// t=23 `LiveViewerNumChanged`: the live's viewer counters changed.
     public struct ViewerCountChanged: BCPayload {
-        /// `online_viewer_num`: viewers watching now.
-        @ForcibleInt public var onlineViewerCount: Int
-        /// `total_viewer_num`: viewers since the live started.
-        @ForcibleInt public var totalViewerCount: Int
+        // Each Forcible property is stored in its wrapper (`_text: ForcibleString`, what `@ForcibleString` would keep),
+        // as a plain stored property: the compiler's memberwise initializer then builds the struct in place. Through
+        // property wrappers every initializer copied the whole struct once more, each String retained and released
+        // again. The initializers are in the extension below.
 
-        public init(onlineViewerCount: Int, totalViewerCount: Int) {
-            self.onlineViewerCount = onlineViewerCount
-            self.totalViewerCount = totalViewerCount
+        /// `online_viewer_num`: viewers watching now.
+        public var onlineViewerCount: Int {
+            get { _onlineViewerCount.wrappedValue }
+            set { _onlineViewerCount.wrappedValue = newValue }
         }
+        var _onlineViewerCount: ForcibleInt
+        /// `total_viewer_num`: viewers since the live started.
+        public var totalViewerCount: Int {
+            get { _totalViewerCount.wrappedValue }
+            set { _totalViewerCount.wrappedValue = newValue }
+        }
+        var _totalViewerCount: ForcibleInt
 
         enum CodingKeys: String, CodingKey {
             case onlineViewerCount = "online_viewer_num"
             case totalViewerCount = "total_viewer_num"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            _onlineViewerCount = try container.decode(ForcibleInt.self, forKey: .onlineViewerCount)
-            _totalViewerCount = try container.decode(ForcibleInt.self, forKey: .totalViewerCount)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -48,6 +50,19 @@ extension BCResponse {
 }
 
 extension BCResponse.ViewerCountChanged {
+    public init(onlineViewerCount: Int, totalViewerCount: Int) {
+        self.init(
+            _onlineViewerCount: ForcibleInt(wrappedValue: onlineViewerCount),
+            _totalViewerCount: ForcibleInt(wrappedValue: totalViewerCount)
+        )
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _onlineViewerCount = try container.decode(ForcibleInt.self, forKey: .onlineViewerCount)
+        _totalViewerCount = try container.decode(ForcibleInt.self, forKey: .totalViewerCount)
+    }
+
     init(tape object: TapeObject) throws(FastMiss) {
         var onlineViewerCount: Int?
         var totalViewerCount: Int?
@@ -75,7 +90,7 @@ extension BCResponse.ViewerCountChanged {
         }
         guard let onlineViewerCount, let totalViewerCount else { throw FastMiss() }
         self.init(
-            onlineViewerCount: onlineViewerCount,
-            totalViewerCount: totalViewerCount)
+            _onlineViewerCount: ForcibleInt(wrappedValue: onlineViewerCount),
+            _totalViewerCount: ForcibleInt(wrappedValue: totalViewerCount))
     }
 }
