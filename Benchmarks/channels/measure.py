@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Helpers for run.sh: one timed run of N busy channels, and the table.
+
+  measure.py run --bcstream BIN --recording FILE --channels N --per M --log DIR --out FILE
+                 [--ping-interval SECONDS] [--timeout SECONDS]
+      Starts `BIN replay FILE --speed max` (stdin /dev/null, no terminal: it stops by itself once everything was
+      played) and waits for its URL on the first stdout line. Writes N keys (bench:0 … bench:N-1) to DIR, then
+      runs `BIN listen URL --keys-file KEYS --format ndjson --ping-interval S` with stdout to /dev/null: every key
+      plays the whole recording (M messages then {"t":8}) from its own subscription, and the listener exits once
+      every channel's live ended. Measured: the listener's wall time (start to exit), its CPU (user + system,
+      every thread, from wait4's rusage) and peak RSS (ru_maxrss); the replay server's CPU over the same window
+      (its process CPU clock just before the listener starts and right after it exits, as
+      Benchmarks/sender/measure.py reads it). From the listener's stderr: the final count ("N messages: …"), the
+      channels that ended ("the live ended"), the connections opened ("connected to") and any reconnect, timeout
+      or dead-link line. Writes one JSON object to --out; the children's stderr goes to DIR/channels-N.*.err.
+
+  measure.py table --results FILE
+      One markdown table of the runs in FILE (one JSON object a line).
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+# The sender benchmark's process helpers (CPU clock of a pid, wait4 with a timeout, SIGKILL with the parent),
+# loaded from its file: Benchmarks is no package.
+_spec = importlib.util.spec_from_file_location(
+    "sender_measure", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sender", "measure.py"))
+sender_measure = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sender_measure)
+cpu_seconds = sender_measure.cpu_seconds
+reap = sender_measure.reap
+die_with_parent = sender_measure.die_with_parent
+
+# What `bcstream listen` prints on stderr when a link drops, times out or is given up (BCListenerEvent and
+# BCListenerFailure descriptions, as ListenSession prints them): any of these means the keepalive or the link
+# failed during the run.
+KEEPALIVE_TROUBLE = re.compile(
+    r"reconnecting in|retrying in|lost the connection|connection to .* lost|no ACK to PING|the link is dead"
+    r"|giving up after|rejected the connection|\breconnects?\b")
+
+
+def time_up(_signum, _frame):
+    raise TimeoutError()
+
+
+def run(args):
+    base = os.path.join(args.log, f"channels-{args.channels}")
+    keys = base + ".keys"
+    with open(keys, "w") as f:
+        f.write("".join(f"bench:{i}\n" for i in range(args.channels)))
+    children = []
+
+    def stop(signum, _frame):
+        for child in children:
+            if child.returncode is None:
+                child.kill()
+                child.wait()
+        sys.exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGALRM, time_up)
+    signal.alarm(args.timeout)
+    result = {"channels": args.channels, "per_channel": args.per, "messages": args.channels * args.per}
+    try:
+        with open(base + ".replay.out", "wb") as out, open(base + ".replay.err", "wb") as err:
+            sender = subprocess.Popen([args.bcstream, "replay", args.recording, "--speed", "max"],
+                                      stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=die_with_parent)
+        children.append(sender)
+        url = None
+        while url is None:
+            with open(base + ".replay.out", encoding="utf-8", errors="replace") as out:
+                first = out.readline()
+            if first.endswith("\n"):
+                if not re.match(r"ws://127\.0\.0\.1:\d+/$", first.strip()):
+                    sys.exit(f"measure.py: replay printed no URL first: {first.strip()!r}")
+                url = first.strip()
+            elif reap(sender, 0.02):
+                sys.exit(f"measure.py: replay exited before it listened (status {sender.returncode})")
+
+        listen = [args.bcstream, "listen", url, "--keys-file", keys, "--format", "ndjson",
+                  "--ping-interval", str(args.ping_interval)]
+        with open(base + ".listen.err", "wb") as err:
+            before = cpu_seconds(sender.pid)
+            started = time.monotonic()
+            client = subprocess.Popen(listen, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                      preexec_fn=die_with_parent)
+        children.append(client)
+        while True:
+            try:
+                _, status, usage = os.wait4(client.pid, 0)
+                break
+            except InterruptedError:
+                continue
+        wall = time.monotonic() - started
+        after = cpu_seconds(sender.pid)  # a zombie's clock still reads; it is not reaped before this
+        client.returncode = os.waitstatus_to_exitcode(status)
+
+        # Without a terminal, replay stops by itself once everything was played; one that has not within 10 s is
+        # stopped.
+        stopped = False
+        ended = reap(sender, 10)
+        if ended is None:
+            stopped = True
+            sender.terminate()
+            ended = reap(sender, 5)
+            if ended is None:
+                sender.kill()
+                ended = reap(sender, 5)
+        sender_status, _ = ended
+    except TimeoutError:
+        for child in children:
+            if child.returncode is None:
+                child.kill()
+                child.wait()
+        sys.exit(f"measure.py: {args.channels} channels: killed after {args.timeout} s")
+    signal.alarm(0)
+
+    with open(base + ".listen.err", encoding="utf-8", errors="replace") as err:
+        stderr = err.read()
+    counted = re.findall(r"^(\d+) messages?[:;]", stderr, re.M)
+    result.update({
+        "wall": wall,
+        "listener_cpu": usage.ru_utime + usage.ru_stime,
+        "listener_user": usage.ru_utime,
+        "listener_sys": usage.ru_stime,
+        "listener_maxrss_kib": usage.ru_maxrss,  # KiB on Linux
+        "listener_status": client.returncode,
+        # The count includes each channel's {"t":8}.
+        "received": int(counted[-1]) - args.channels if counted else None,
+        "ended": len(re.findall(r"the live ended", stderr)),
+        "connected": len(re.findall(r"connected to ", stderr)),
+        "keepalive_trouble": [line for line in stderr.splitlines() if KEEPALIVE_TROUBLE.search(line)][:5],
+        "paused": len(re.findall(r"reading paused", stderr)),
+        "replay_cpu": after - before,
+        "replay_status": sender_status,
+        "replay_stopped": stopped,
+    })
+    with open(args.out, "w") as out:
+        json.dump(result, out)
+    return 0
+
+
+def table(args):
+    rows = [json.loads(line) for line in open(args.results) if line.strip()]
+    header = ["channels", "messages", "wall s", "messages/s", "listener CPU µs/msg", "listener CPU %",
+              "replay CPU µs/msg", "peak RSS MiB"]
+    body = []
+    for r in rows:
+        n = r["messages"]
+        body.append([
+            f"{r['channels']}",
+            f"{n:,}",
+            f"{r['wall']:.2f}",
+            f"{n / r['wall']:,.0f}",
+            f"{r['listener_cpu'] / n * 1e6:.2f}",
+            f"{r['listener_cpu'] / r['wall'] * 100:.0f}%",
+            f"{r['replay_cpu'] / n * 1e6:.2f}",
+            f"{r['listener_maxrss_kib'] / 1024:.1f}",
+        ])
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 1) + ":" for w in widths) + "|")
+    for b in body:
+        print("| " + " | ".join(c.rjust(w) for c, w in zip(b, widths)) + " |")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("run")
+    p.add_argument("--bcstream", required=True)
+    p.add_argument("--recording", required=True)
+    p.add_argument("--channels", type=int, required=True)
+    p.add_argument("--per", type=int, required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--ping-interval", type=float, default=1.0)
+    p.add_argument("--timeout", type=int, default=600)
+    p = sub.add_parser("table")
+    p.add_argument("--results", required=True)
+    args = parser.parse_args()
+    sys.exit({"run": run, "table": table}[args.what](args))
+
+
+if __name__ == "__main__":
+    main()
