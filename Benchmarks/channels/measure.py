@@ -2,11 +2,11 @@
 """Helpers for run.sh: one timed run of N busy channels, and the table.
 
   measure.py run --bcstream BIN --recording FILE --channels N --per M --log DIR --out FILE
-                 [--ping-interval SECONDS] [--timeout SECONDS]
+                 [--ping-interval SECONDS] [--no-compression] [--timeout SECONDS]
       Starts `BIN replay FILE --speed max` (stdin /dev/null, no terminal: it stops by itself once everything was
       played) and waits for its URL on the first stdout line. Writes N keys (bench:0 … bench:N-1) to DIR, then
-      runs `BIN listen URL --keys-file KEYS --format ndjson --ping-interval S` with stdout to /dev/null: every key
-      plays the whole recording (M messages then {"t":8}) from its own subscription, and the listener exits once
+      runs `BIN listen URL --keys-file KEYS --format ndjson --ping-interval S [--no-compression]` with stdout to
+      /dev/null: every key plays the whole recording (M messages then {"t":8}) from its own subscription, and the listener exits once
       every channel's live ended. Measured: the listener's wall time (start to exit), its CPU (user + system,
       every thread, from wait4's rusage) and peak RSS (ru_maxrss); the replay server's CPU over the same window
       (its process CPU clock just before the listener starts and right after it exits, as
@@ -86,7 +86,7 @@ def run(args):
                 sys.exit(f"measure.py: replay exited before it listened (status {sender.returncode})")
 
         listen = [args.bcstream, "listen", url, "--keys-file", keys, "--format", "ndjson",
-                  "--ping-interval", str(args.ping_interval)]
+                  "--ping-interval", str(args.ping_interval)] + (["--no-compression"] if args.no_compression else [])
         with open(base + ".listen.err", "wb") as err:
             before = cpu_seconds(sender.pid)
             started = time.monotonic()
@@ -183,7 +183,8 @@ def main():
     p.add_argument("--per", type=int, required=True)
     p.add_argument("--log", required=True)
     p.add_argument("--out", required=True)
-    p.add_argument("--ping-interval", type=float, default=1.0)
+    p.add_argument("--ping-interval", type=float, default=0.5)
+    p.add_argument("--no-compression", action="store_true")
     p.add_argument("--timeout", type=int, default=600)
     p = sub.add_parser("table")
     p.add_argument("--results", required=True)

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# The channels benchmark: one `bcstream listen --keys-file` following N busy channels at once, fed by
+# `bcstream replay --speed max` on loopback, the total number of messages fixed so that only the spread over
+# channels changes. One table of wall rate, the listener's CPU per message and CPU use (above 100% = more than one
+# core), the replay server's CPU per message and the listener's peak memory. See Benchmarks/channels/README.md.
+#
+#   Benchmarks/channels/run.sh [--channels 1,10,100] [--messages 200000] [--ping-interval 0.5] [--no-compression]
+#                              [--small]
+#
+# BCSTREAM_BIN=path uses that bcstream instead of building one; PYTHON=path picks the Python (default python3).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+channels=1,10,100
+messages=200000
+ping_interval=0.5
+compression=()
+python=${PYTHON:-python3}
+
+usage() { sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+fail() { echo "run.sh: $*" >&2; exit 1; }
+
+while (($#)); do
+    case $1 in
+        --channels) [[ ${2:-} =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || fail "--channels wants numbers, like 1,10,100"
+            channels=$2; shift 2 ;;
+        --messages) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--messages wants a positive number"; messages=$2; shift 2 ;;
+        --ping-interval) [[ ${2:-} =~ ^[0-9]*\.?[0-9]+$ ]] || fail "--ping-interval wants seconds"
+            ping_interval=$2; shift 2 ;;
+        --no-compression) compression=(--no-compression); shift ;;
+        --small) channels=1,10; messages=5000; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; fail "unknown argument: $1" ;;
+    esac
+done
+IFS=, read -r -a counts <<<"$channels"
+
+command -v "$python" >/dev/null || fail "no $python (PYTHON=path picks another)"
+# Each channel is a socket on both sides: raise the soft limit of open files to the hard one.
+ulimit -n "$(ulimit -Hn)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-channels.XXXXXX")
+pids=()
+# running PID: the process is there and not a zombie (a child that ended stays until it is waited for).
+running() {
+    local state
+    state=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 1
+    [[ -n $state && $state != Z ]]
+}
+cleanup() {
+    local pid
+    # measure.py stops replay and listen when it is stopped, and they get SIGKILL if it dies first.
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    # Never wait on a process that is still there: a signal that reaches a child between fork and exec can be
+    # lost, so what has not gone after a few seconds is killed.
+    for pid in "${pids[@]}"; do
+        for _ in $(seq 30); do
+            running "$pid" || break
+            sleep 0.1
+        done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "run.sh: line $LINENO failed (status $?)" >&2' ERR
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+if [[ -n ${BCSTREAM_BIN:-} ]]; then
+    bcstream=$BCSTREAM_BIN
+    [[ -x $bcstream ]] || fail "BCSTREAM_BIN=$bcstream is not an executable"
+else
+    echo "building bcstream (release, .build-release)..." >&2
+    (cd "$root" && swift build -c release --product bcstream --scratch-path .build-release >&2) \
+        || fail "swift build failed"
+    bcstream=$root/.build-release/release/bcstream
+fi
+
+# A run that ran out of time is killed; at 1,000 messages/s and more, none should.
+timeout=$((120 + messages / 1000))
+short=()
+
+for n in "${counts[@]}"; do
+    per=$((messages / n))
+    ((per > 0)) || fail "$messages messages over $n channels is none per channel"
+    # The recording each channel plays whole: the sender benchmark's, `per` messages then {"t":8}.
+    fixtures=$("$python" "$root/Benchmarks/sender/measure.py" corpus --payloads "$root/Tests/Payloads" \
+        --messages "$per" --key bench --corpus /dev/null --recording "$work/recording.ndjson") \
+        || fail "cannot write the recording"
+    echo "running $n channel(s) x $per messages..." >&2
+    "$python" "$here/measure.py" run --bcstream "$bcstream" --recording "$work/recording.ndjson" --channels "$n" \
+        --per "$per" --log "$work" --out "$work/result.json" --ping-interval "$ping_interval" \
+        --timeout "$timeout" ${compression[@]+"${compression[@]}"} &
+    pid=$!
+    pids+=("$pid")
+    status=0
+    wait "$pid" || status=$?
+    pids=()  # it has been waited for: its number may be reused, never kill it now
+    rm -f "$work/recording.ndjson"
+    if ((status != 0)) || [[ ! -s $work/result.json ]]; then
+        tail -n 5 "$work/channels-$n.replay.err" "$work/channels-$n.listen.err" >&2 2>/dev/null || true
+        short+=("$n channels: the run failed (measure.py exit status $status)")
+        continue
+    fi
+    # Every message of every channel, every channel ended, one connection each, nothing on stderr about a drop,
+    # a timeout or a dead link, and both ends exited 0.
+    problems=$("$python" - "$work/result.json" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+n, want = r["channels"], r["messages"]
+out = []
+if r["received"] != want:
+    out.append(f"received {r['received']} of {want} messages")
+if r["ended"] != n:
+    out.append(f"{r['ended']} of {n} channels ended")
+if r["connected"] != n:
+    out.append(f"{r['connected']} connections for {n} channels (a reconnect?)")
+for line in r["keepalive_trouble"]:
+    out.append(f"keepalive: {line}")
+if r["listener_status"] != 0:
+    out.append(f"listen exited with status {r['listener_status']}")
+if r["replay_status"] != 0 or r["replay_stopped"]:
+    out.append(f"replay exited with status {r['replay_status']}" + (" (stopped)" if r["replay_stopped"] else ""))
+print("\n".join(out))
+EOF
+    )
+    if [[ -n $problems ]]; then
+        echo "run.sh: $n channels:" >&2
+        echo "  ${problems//$'\n'/$'\n'  }" >&2
+        tail -n 5 "$work/channels-$n.listen.err" >&2
+        while IFS= read -r line; do short+=("$n channels: $line"); done <<<"$problems"
+    fi
+    cat "$work/result.json" >>"$work/results.jsonl"
+    echo >>"$work/results.jsonl"
+done
+
+echo
+echo "channels benchmark: $messages messages in all (fixtures of Tests/Payloads, $fixtures files cycled)," \
+    "spread over N channels, each playing its share then {\"t\":8}; one bcstream listen --format ndjson" \
+    "(stdout /dev/null, --ping-interval $ping_interval s) against bcstream replay --speed max over loopback," \
+    "$(if ((${#compression[@]})); then echo "--no-compression"; else echo "permessage-deflate (listen offers it, replay accepts it)"; fi)"
+if [[ -s $work/results.jsonl ]]; then
+    "$python" "$here/measure.py" table --results "$work/results.jsonl"
+fi
+if ((${#short[@]} == 0)); then
+    echo "keepalive: no reconnects (one connection per channel, no timeout or dead-link line on stderr)"
+fi
+echo
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
+    "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
+echo "kernel:  $(uname -sr)"
+echo "bcstream: $("$bcstream" --version 2>&1 | head -n 1) ($bcstream)"
+echo "python:  $("$python" --version 2>&1) (recording and timing only)"
+echo "files:   ulimit -n $(ulimit -n)"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages at the end)"
+
+if ((${#short[@]})); then
+    echo >&2
+    for s in "${short[@]}"; do echo "FAILED: $s" >&2; done
+    exit 1
+fi
