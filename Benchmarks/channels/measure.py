@@ -3,19 +3,22 @@
 
   measure.py run --bcstream BIN --recording FILE --channels N --per M --log DIR --out FILE
                  [--ping-interval SECONDS] [--no-compression] [--timeout SECONDS]
-      Starts `BIN replay FILE --speed max` (stdin /dev/null, no terminal: it stops by itself once everything was
-      played) and waits for its URL on the first stdout line. Writes N keys (bench:0 … bench:N-1) to DIR, then
+      Starts `BIN replay FILE --speed max --keep-open` (stdin /dev/null; stopped with SIGINT once the listener
+      exited: on its own it would stop soon after the FIRST channel finished) and waits for its URL on the first
+      stdout line. Writes N keys (bench:0 … bench:N-1) to DIR, then
       runs `BIN listen URL --keys-file KEYS --format ndjson --ping-interval S [--no-compression]` with stdout to
-      /dev/null: every key plays the whole recording (M messages then {"t":8}) from its own subscription, and the listener exits once
-      every channel's live ended. Measured: the listener's wall time (start to exit), its CPU (user + system,
-      every thread, from wait4's rusage) and peak RSS (ru_maxrss); the replay server's CPU over the same window
-      (its process CPU clock just before the listener starts and right after it exits, as
+      /dev/null: every key plays the whole recording (M messages then {"t":8}) from its own subscription, and the
+      listener exits once every channel's live ended. Measured: the listener's wall time (start to exit), its CPU
+      (user + system, every thread, from wait4's rusage) and peak RSS (ru_maxrss); the replay server's CPU over the
+      same window (its process CPU clock just before the listener starts and right after it exits, as
       Benchmarks/sender/measure.py reads it). From the listener's stderr: the final count ("N messages: …"), the
       channels that ended ("the live ended"), the connections opened ("connected to") and any reconnect, timeout
-      or dead-link line. Writes one JSON object to --out; the children's stderr goes to DIR/channels-N.*.err.
+      or dead-link line; the first of those stops the listener (SIGKILL) and fails the run. Writes one JSON
+      object to --out; the children's stderr goes to DIR/channels-N.*.err.
 
-  measure.py table --results FILE
-      One markdown table of the runs in FILE (one JSON object a line).
+  measure.py table --results FILE --compression on|off
+      One markdown table of the runs in FILE (one JSON object a line) made with compression on or off. A run whose
+      listener was stopped on a dead link shows when, and dashes.
 """
 
 import argparse
@@ -26,6 +29,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 # The sender benchmark's process helpers (CPU clock of a pid, wait4 with a timeout, SIGKILL with the parent),
@@ -68,10 +72,11 @@ def run(args):
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGALRM, time_up)
     signal.alarm(args.timeout)
-    result = {"channels": args.channels, "per_channel": args.per, "messages": args.channels * args.per}
+    result = {"channels": args.channels, "per_channel": args.per, "messages": args.channels * args.per,
+              "compression": not args.no_compression}
     try:
         with open(base + ".replay.out", "wb") as out, open(base + ".replay.err", "wb") as err:
-            sender = subprocess.Popen([args.bcstream, "replay", args.recording, "--speed", "max"],
+            sender = subprocess.Popen([args.bcstream, "replay", args.recording, "--speed", "max", "--keep-open"],
                                       stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=die_with_parent)
         children.append(sender)
         url = None
@@ -93,6 +98,24 @@ def run(args):
             client = subprocess.Popen(listen, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                       preexec_fn=die_with_parent)
         children.append(client)
+        # A link that drops loses what was in flight (replay resumes a channel where it left, past the frames
+        # the dead connection held), so a channel whose {"t":8} was among them never ends: the first drop,
+        # timeout or dead-link line stops the listener, the run is failed, and it does not wait for --timeout.
+        # The signal goes through a pidfd, which cannot reach another process once the listener is reaped.
+        pidfd = os.pidfd_open(client.pid)
+        done = threading.Event()
+        killed = []
+
+        def watch():
+            while not done.wait(0.1):
+                with open(base + ".listen.err", encoding="utf-8", errors="replace") as err:
+                    if KEEPALIVE_TROUBLE.search(err.read()):
+                        killed.append(time.monotonic() - started)
+                        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                        return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         while True:
             try:
                 _, status, usage = os.wait4(client.pid, 0)
@@ -100,20 +123,23 @@ def run(args):
             except InterruptedError:
                 continue
         wall = time.monotonic() - started
+        done.set()
+        watcher.join()
+        os.close(pidfd)
         after = cpu_seconds(sender.pid)  # a zombie's clock still reads; it is not reaped before this
         client.returncode = os.waitstatus_to_exitcode(status)
 
-        # Without a terminal, replay stops by itself once everything was played; one that has not within 10 s is
-        # stopped.
+        # Replay runs with --keep-open: without it, and without a terminal, it stops half a second after the
+        # first channel finished playing (waitUntilAChannelFinished), and with many channels the others are
+        # not done by then. So it is stopped here, with SIGINT as Ctrl-C would (its clients are gone by now),
+        # and killed if it has not exited within 10 s.
+        sender.send_signal(signal.SIGINT)
         stopped = False
         ended = reap(sender, 10)
         if ended is None:
             stopped = True
-            sender.terminate()
+            sender.kill()
             ended = reap(sender, 5)
-            if ended is None:
-                sender.kill()
-                ended = reap(sender, 5)
         sender_status, _ = ended
     except TimeoutError:
         for child in children:
@@ -139,6 +165,7 @@ def run(args):
         "connected": len(re.findall(r"connected to ", stderr)),
         "keepalive_trouble": [line for line in stderr.splitlines() if KEEPALIVE_TROUBLE.search(line)][:5],
         "paused": len(re.findall(r"reading paused", stderr)),
+        "killed_after": killed[0] if killed else None,
         "replay_cpu": after - before,
         "replay_status": sender_status,
         "replay_stopped": stopped,
@@ -150,11 +177,16 @@ def run(args):
 
 def table(args):
     rows = [json.loads(line) for line in open(args.results) if line.strip()]
+    rows = [r for r in rows if r["compression"] == (args.compression == "on")]
     header = ["channels", "messages", "wall s", "messages/s", "listener CPU µs/msg", "listener CPU %",
               "replay CPU µs/msg", "peak RSS MiB"]
     body = []
     for r in rows:
         n = r["messages"]
+        if r.get("killed_after") is not None:
+            body.append([f"{r['channels']}", f"{n:,}", f"dead link at {r['killed_after']:.1f}", "—", "—", "—", "—",
+                         f"{r['listener_maxrss_kib'] / 1024:.1f}"])
+            continue
         body.append([
             f"{r['channels']}",
             f"{n:,}",
@@ -188,6 +220,7 @@ def main():
     p.add_argument("--timeout", type=int, default=600)
     p = sub.add_parser("table")
     p.add_argument("--results", required=True)
+    p.add_argument("--compression", choices=["on", "off"], required=True)
     args = parser.parse_args()
     sys.exit({"run": run, "table": table}[args.what](args))
 

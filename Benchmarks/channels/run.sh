@@ -4,9 +4,10 @@
 # channels changes. One table of wall rate, the listener's CPU per message and CPU use (above 100% = more than one
 # core), the replay server's CPU per message and the listener's peak memory. See Benchmarks/channels/README.md.
 #
-#   Benchmarks/channels/run.sh [--channels 1,10,100] [--messages 200000] [--ping-interval 0.5] [--no-compression]
-#                              [--small]
+#   Benchmarks/channels/run.sh [--channels 1,10,100] [--messages 200000] [--ping-interval 0.5]
+#                              [--compression on,off] [--small]
 #
+# --compression on is listen's default (it offers permessage-deflate, replay accepts it); off is --no-compression.
 # BCSTREAM_BIN=path uses that bcstream instead of building one; PYTHON=path picks the Python (default python3).
 set -euo pipefail
 
@@ -15,10 +16,10 @@ root=$(cd "$here/../.." && pwd)
 channels=1,10,100
 messages=200000
 ping_interval=0.5
-compression=()
+modes=on,off
 python=${PYTHON:-python3}
 
-usage() { sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 fail() { echo "run.sh: $*" >&2; exit 1; }
 
 while (($#)); do
@@ -28,13 +29,15 @@ while (($#)); do
         --messages) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--messages wants a positive number"; messages=$2; shift 2 ;;
         --ping-interval) [[ ${2:-} =~ ^[0-9]*\.?[0-9]+$ ]] || fail "--ping-interval wants seconds"
             ping_interval=$2; shift 2 ;;
-        --no-compression) compression=(--no-compression); shift ;;
+        --compression) [[ ${2:-} =~ ^(on|off)(,(on|off))?$ ]] || fail "--compression wants on, off or on,off"
+            modes=$2; shift 2 ;;
         --small) channels=1,10; messages=5000; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; fail "unknown argument: $1" ;;
     esac
 done
 IFS=, read -r -a counts <<<"$channels"
+IFS=, read -r -a modes <<<"$modes"
 
 command -v "$python" >/dev/null || fail "no $python (PYTHON=path picks another)"
 # Each channel is a socket on both sides: raise the soft limit of open files to the hard one.
@@ -84,15 +87,18 @@ fi
 # A run that ran out of time is killed; at 1,000 messages/s and more, none should.
 timeout=$((120 + messages / 1000))
 short=()
+keepalive_failed=()
 
-for n in "${counts[@]}"; do
+for mode in "${modes[@]}"; do for n in "${counts[@]}"; do
+    compression=()
+    [[ $mode == on ]] || compression=(--no-compression)
     per=$((messages / n))
     ((per > 0)) || fail "$messages messages over $n channels is none per channel"
     # The recording each channel plays whole: the sender benchmark's, `per` messages then {"t":8}.
     fixtures=$("$python" "$root/Benchmarks/sender/measure.py" corpus --payloads "$root/Tests/Payloads" \
         --messages "$per" --key bench --corpus /dev/null --recording "$work/recording.ndjson") \
         || fail "cannot write the recording"
-    echo "running $n channel(s) x $per messages..." >&2
+    echo "running $n channel(s) x $per messages, compression $mode..." >&2
     "$python" "$here/measure.py" run --bcstream "$bcstream" --recording "$work/recording.ndjson" --channels "$n" \
         --per "$per" --log "$work" --out "$work/result.json" --ping-interval "$ping_interval" \
         --timeout "$timeout" ${compression[@]+"${compression[@]}"} &
@@ -104,7 +110,7 @@ for n in "${counts[@]}"; do
     rm -f "$work/recording.ndjson"
     if ((status != 0)) || [[ ! -s $work/result.json ]]; then
         tail -n 5 "$work/channels-$n.replay.err" "$work/channels-$n.listen.err" >&2 2>/dev/null || true
-        short+=("$n channels: the run failed (measure.py exit status $status)")
+        short+=("$n channels, compression $mode: the run failed (measure.py exit status $status)")
         continue
     fi
     # Every message of every channel, every channel ended, one connection each, nothing on stderr about a drop,
@@ -119,7 +125,7 @@ if r["received"] != want:
 if r["ended"] != n:
     out.append(f"{r['ended']} of {n} channels ended")
 if r["connected"] != n:
-    out.append(f"{r['connected']} connections for {n} channels (a reconnect?)")
+    out.append(f"keepalive: {r['connected']} connections for {n} channels")
 for line in r["keepalive_trouble"]:
     out.append(f"keepalive: {line}")
 if r["listener_status"] != 0:
@@ -130,25 +136,39 @@ print("\n".join(out))
 EOF
     )
     if [[ -n $problems ]]; then
-        echo "run.sh: $n channels:" >&2
+        echo "run.sh: $n channels, compression $mode:" >&2
         echo "  ${problems//$'\n'/$'\n'  }" >&2
         tail -n 5 "$work/channels-$n.listen.err" >&2
-        while IFS= read -r line; do short+=("$n channels: $line"); done <<<"$problems"
+        while IFS= read -r line; do short+=("$n channels, compression $mode: $line"); done <<<"$problems"
+        if grep -q '^keepalive' <<<"$problems"; then
+            keepalive_failed+=("$n channels, compression $mode")
+        fi
     fi
     cat "$work/result.json" >>"$work/results.jsonl"
     echo >>"$work/results.jsonl"
-done
+done; done
 
 echo
 echo "channels benchmark: $messages messages in all (fixtures of Tests/Payloads, $fixtures files cycled)," \
     "spread over N channels, each playing its share then {\"t\":8}; one bcstream listen --format ndjson" \
-    "(stdout /dev/null, --ping-interval $ping_interval s) against bcstream replay --speed max over loopback," \
-    "$(if ((${#compression[@]})); then echo "--no-compression"; else echo "permessage-deflate (listen offers it, replay accepts it)"; fi)"
-if [[ -s $work/results.jsonl ]]; then
-    "$python" "$here/measure.py" table --results "$work/results.jsonl"
-fi
-if ((${#short[@]} == 0)); then
+    "(stdout /dev/null, --ping-interval $ping_interval s) against bcstream replay --speed max --keep-open over" \
+    "loopback"
+for mode in "${modes[@]}"; do
+    [[ -s $work/results.jsonl ]] || break
+    echo
+    if [[ $mode == on ]]; then
+        echo "compression on (listen's default: permessage-deflate offered, replay accepts it):"
+    else
+        echo "compression off (listen --no-compression):"
+    fi
+    echo
+    "$python" "$here/measure.py" table --results "$work/results.jsonl" --compression "$mode"
+done
+echo
+if ((${#keepalive_failed[@]} == 0)); then
     echo "keepalive: no reconnects (one connection per channel, no timeout or dead-link line on stderr)"
+else
+    echo "keepalive: FAILED, a link dropped or was declared dead in: ${keepalive_failed[*]}"
 fi
 echo
 echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
