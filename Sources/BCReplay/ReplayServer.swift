@@ -48,6 +48,8 @@ public actor ReplayServer {
     /// Channels without subscribers, each with the task that forgets it when the grace period ends.
     private var releases: [String: Task<Void, Never>] = [:]
     private var aChannelFinished = false
+    /// The channels whose playback has started and not ended.
+    private var playing: Set<String> = []
     /// Playbacks waiting for their subscribers to read, by key.
     private var roomWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var subscriberWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
@@ -105,10 +107,23 @@ public actor ReplayServer {
         await withCheckedContinuation { subscriberWaiters[key, default: []].append($0) }
     }
 
-    /// Returns once a channel has played its whole schedule (never, with `loop`).
-    public func waitUntilAChannelFinished() async {
-        if aChannelFinished { return }
+    /// Returns once every channel has played its whole schedule: at least one has, and none is still playing
+    /// (a channel whose subscribers all left counts as playing until it is forgotten, `resumeGrace`). Never with
+    /// `loop`.
+    public func waitUntilEveryChannelFinished() async {
+        if playedOut { return }
         await withCheckedContinuation { finishWaiters.append($0) }
+    }
+
+    /// True once a channel has finished and no other is playing.
+    private var playedOut: Bool { aChannelFinished && playing.isEmpty }
+
+    /// A channel stopped playing (finished, or forgotten): wakes `waitUntilEveryChannelFinished` if it was the last.
+    private func stoppedPlaying(_ key: String) {
+        playing.remove(key)
+        guard playedOut else { return }
+        for waiter in finishWaiters { waiter.resume() }
+        finishWaiters = []
     }
 
     /// The channels with at least one subscriber, and how many each has.
@@ -256,6 +271,7 @@ public actor ReplayServer {
         for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
         for waiter in roomWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
         log(.released(key: key))
+        stoppedPlaying(key)
     }
 
     private func hasAnySubscriber(_ key: String) -> Bool {
@@ -266,6 +282,7 @@ public actor ReplayServer {
         releases.removeValue(forKey: key)?.cancel()
         for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
         guard playbacks[key] == nil, let schedule else { return }
+        playing.insert(key)
         guard let bytes = faults.oversizedBytes else {
             playbacks[key] = Task { await self.play(schedule, on: key) }
             return
@@ -332,8 +349,7 @@ public actor ReplayServer {
         }
         aChannelFinished = true
         log(.finished(key: key))
-        for waiter in finishWaiters { waiter.resume() }
-        finishWaiters = []
+        stoppedPlaying(key)
     }
 
     /// The bytes of items a playback sends as one run, at most (about: a run stops once past it).

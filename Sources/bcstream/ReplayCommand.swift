@@ -32,7 +32,8 @@ struct ReplayCommand: AsyncParsableCommand {
             a kind, Tab completes; `who` lists subscribers; Ctrl-D or `quit` ends. Its line editor is \
             libedit's: Up and Down recall earlier lines, Ctrl-A/Ctrl-E/Left/Right move, Ctrl-U clears the \
             line, Ctrl-W the word before the cursor. The activity log is printed above the prompt, never \
-            into the line being typed. Without a terminal the server stops once everything was played.
+            into the line being typed. Without a terminal the server stops once every channel has \
+            played everything (a channel all its subscribers left ends when it is forgotten, below).
 
             Limits (clients are not trusted): a subscriber more than 256 KiB behind holds its \
             channel's playback; one that stays behind for 10 s, or has 8 MiB queued, is closed (1008). \
@@ -156,7 +157,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             } else {
                 await withTaskCancellationHandler {
-                    await server.waitUntilAChannelFinished()
+                    await server.waitUntilEveryChannelFinished()
                 } onCancel: {
                     Task { await server.stop() }
                 }

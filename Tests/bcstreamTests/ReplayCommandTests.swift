@@ -1,6 +1,7 @@
 import BCMessages
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ReplayCommandTests {
     /// `bcstream replay Tests/Payloads` serves every fixture, byte for byte and in order, to a client that is
@@ -35,6 +36,33 @@ import Testing
         #expect(frames.filter { $0 != "ACK" } == expected, "every fixture once, in order, exactly as stored")
         #expect(frames.contains("ACK"), "PING is answered")
         #expect(replay.wait() == 0)
+    }
+
+    /// Without a terminal, replay stops once every channel has played everything, not once the first has: a
+    /// channel subscribed while another is playing gets every fixture, then replay exits.
+    @Test(.timeLimit(.minutes(1)))
+    func withoutATerminalReplayStopsOnceEveryChannelHasPlayedEverything() async throws {
+        let fixtures = ["23-viewer-count-changed-44-online", "23-viewer-count-changed-61-online", "8-live-ended-bare"]
+            .map { BCStreamProcess.repository.appendingPathComponent("Tests/Payloads/\($0).json").path }
+        // Two seconds apart: the second channel starts after the first one's second fixture, so it ends some two
+        // seconds after the first, which stopped replay (half a second after the first channel) before.
+        let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
+                                     arguments: ["replay"] + fixtures + ["--interval", "2"], name: "bcstream replay")
+        defer { replay.stop() }
+        let url = try await replay.report("ws://", within: .seconds(10))
+        func client(_ key: String) throws -> PeerProcess {
+            try PeerProcess(executable: "/usr/bin/env",
+                            arguments: ["python3", "-u", PeerScript.directory + "/bcsvr_client.py", url, key], name: key)
+        }
+        let first = try client("first:key")
+        defer { first.stop() }
+        _ = try await first.reported(#""MSG\tfirst:key\t"#, times: 2, within: .seconds(10))
+        let second = try client("second:key")
+        defer { second.stop() }
+        _ = try await first.reported(#""MSG\tfirst:key\t{\"t\":8}""#, within: .seconds(10))
+        _ = try await second.reported(#""MSG\tsecond:key\t{\"t\":8}""#, within: .seconds(10))
+        #expect(second.transcript.filter { $0.hasPrefix(#""MSG\tsecond:key\t"#) }.count == 3, "\(second.transcript)")
+        #expect(try await replay.exitStatus(within: .seconds(10)) == 0)
     }
 
     /// Run from a folder of the user's that is not the checkout: a relative path is found there, and a fixture
