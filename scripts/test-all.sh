@@ -5,8 +5,8 @@
 #   2. the hostile-peer suite (Tests/Hostile, pytest): raw-socket servers and clients against the built bcstream;
 #   3. the decoders' fuzz target for a minute (Fuzz/run.sh);
 #   4. the benchmarks, small, so that they keep working: the peers (Benchmarks/peers), decoding beside msgspec
-#      (Benchmarks/decode), replay as a sender beside a C server (Benchmarks/sender) and many channels in one
-#      listen (Benchmarks/subscriptions);
+#      (Benchmarks/decode), replay as a sender beside a C server (Benchmarks/sender), busy channels on every core
+#      (Benchmarks/channels) and many channels in one listen (Benchmarks/subscriptions);
 #   5. the libwebsockets binding's tests once more under AddressSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,7 @@ bash Fuzz/run.sh 60
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/peers/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/decode/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/sender/run.sh --small
+BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/channels/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/subscriptions/run.sh --small
 
 # The fleet benchmark, tiny: it only has to keep working (figures: Benchmarks/nats/worker-lives.sh, 1,000 lives).

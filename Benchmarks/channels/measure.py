@@ -73,7 +73,7 @@ def run(args):
     signal.signal(signal.SIGALRM, time_up)
     signal.alarm(args.timeout)
     result = {"channels": args.channels, "per_channel": args.per, "messages": args.channels * args.per,
-              "compression": not args.no_compression}
+              "compression": not args.no_compression, "ping_interval": args.ping_interval}
     try:
         with open(base + ".replay.out", "wb") as out, open(base + ".replay.err", "wb") as err:
             sender = subprocess.Popen([args.bcstream, "replay", args.recording, "--speed", "max", "--keep-open"],

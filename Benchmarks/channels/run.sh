@@ -4,10 +4,13 @@
 # channels changes. One table of wall rate, the listener's CPU per message and CPU use (above 100% = more than one
 # core), the replay server's CPU per message and the listener's peak memory. See Benchmarks/channels/README.md.
 #
-#   Benchmarks/channels/run.sh [--channels 1,10,100] [--messages 200000] [--ping-interval 0.5]
-#                              [--compression on,off] [--small]
+#   Benchmarks/channels/run.sh [--channels 1,10,100] [--messages 200000] [--ping-interval S]
+#                              [--compression off,on] [--small]
 #
 # --compression on is listen's default (it offers permessage-deflate, replay accepts it); off is --no-compression.
+# PING every 0.5 s without compression (the listener at full load must keep its keepalive), every 30 s (listen's
+# default) with it, where replay's deflate sets the pace and its ACKs queue behind its backlog; --ping-interval S
+# sets both.
 # BCSTREAM_BIN=path uses that bcstream instead of building one; PYTHON=path picks the Python (default python3).
 set -euo pipefail
 
@@ -15,8 +18,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 channels=1,10,100
 messages=200000
-ping_interval=0.5
-modes=on,off
+ping_off=0.5
+ping_on=30
+modes=off,on
 python=${PYTHON:-python3}
 
 usage() { sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
@@ -28,8 +32,8 @@ while (($#)); do
             channels=$2; shift 2 ;;
         --messages) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--messages wants a positive number"; messages=$2; shift 2 ;;
         --ping-interval) [[ ${2:-} =~ ^[0-9]*\.?[0-9]+$ ]] || fail "--ping-interval wants seconds"
-            ping_interval=$2; shift 2 ;;
-        --compression) [[ ${2:-} =~ ^(on|off)(,(on|off))?$ ]] || fail "--compression wants on, off or on,off"
+            ping_off=$2; ping_on=$2; shift 2 ;;
+        --compression) [[ ${2:-} =~ ^(on|off)(,(on|off))?$ ]] || fail "--compression wants off, on or off,on"
             modes=$2; shift 2 ;;
         --small) channels=1,10; messages=5000; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -91,7 +95,8 @@ keepalive_failed=()
 
 for mode in "${modes[@]}"; do for n in "${counts[@]}"; do
     compression=()
-    [[ $mode == on ]] || compression=(--no-compression)
+    ping_interval=$ping_on
+    [[ $mode == on ]] || { compression=(--no-compression); ping_interval=$ping_off; }
     per=$((messages / n))
     ((per > 0)) || fail "$messages messages over $n channels is none per channel"
     # The recording each channel plays whole: the sender benchmark's, `per` messages then {"t":8}.
@@ -151,7 +156,8 @@ done; done
 echo
 echo "channels benchmark: $messages messages in all (fixtures of Tests/Payloads, $fixtures files cycled)," \
     "spread over N channels, each playing its share then {\"t\":8}; one bcstream listen --format ndjson" \
-    "(stdout /dev/null, --ping-interval $ping_interval s) against bcstream replay --speed max --keep-open over" \
+    "(stdout /dev/null; PING every $ping_off s without compression, $ping_on s with it) against bcstream replay" \
+    "--speed max --keep-open over" \
     "loopback"
 for mode in "${modes[@]}"; do
     [[ -s $work/results.jsonl ]] || break
@@ -169,11 +175,18 @@ if ((${#keepalive_failed[@]} == 0)); then
     # A PING goes out every interval and the link is declared dead when the next one is due without an ACK: a
     # run shorter than two intervals never tested it.
     rounds=$("$python" -c 'import json, sys
-walls = [json.loads(l)["wall"] for l in open(sys.argv[1]) if l.strip()]
-print(int(min(walls) / float(sys.argv[2])) if walls else 0)' "$work/results.jsonl" "$ping_interval")
-    echo "keepalive: no reconnects (one connection per channel, no timeout or dead-link line on stderr;" \
-        "PING every $ping_interval s, $rounds round(s) per channel in the shortest run$( ((rounds >= 2)) \
-        || echo ": too short to test the keepalive"))"
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+said = []
+for on in (False, True):
+    mine = [r for r in rows if r["compression"] == on]
+    if not mine:
+        continue
+    n = int(min(r["wall"] / r["ping_interval"] for r in mine))
+    mode, interval = ("on" if on else "off"), mine[0]["ping_interval"]
+    said.append(f"compression {mode}: PING every {interval:g} s, {n} round(s) in the shortest run"
+                + ("" if n >= 2 else ", too short to test the keepalive"))
+print("; ".join(said))' "$work/results.jsonl")
+    echo "keepalive: no reconnects (one connection per channel, no timeout or dead-link line on stderr; $rounds)"
 else
     echo "keepalive: FAILED, a link dropped or was declared dead in: ${keepalive_failed[*]}"
 fi
