@@ -109,7 +109,7 @@ public struct ReplayItem: Hashable, Sendable, Codable {
     public func frameUTF8(for subscriberKey: String) -> [UInt8]? {
         switch content {
         case .fixture(_, let json):
-            return Self.message(key: subscriberKey, body: Substring(json).utf8)
+            return Self.message(key: subscriberKey, body: json.utf8)
         case .recordedFrame(let text, let recordedKey, _):
             // The usual recorded frame, one `MSG` line of the recorded key, is re-keyed without cutting it into
             // lines: at `--speed max` that cut was a sixth of the sender's time. Anything else goes line by line.
@@ -123,7 +123,8 @@ public struct ReplayItem: Hashable, Sendable, Codable {
     }
 
     /// `MSG\t<key>\t<body>` as bytes, written straight into one array.
-    private static func message(key: String, body: Substring.UTF8View) -> [UInt8] {
+    @inline(__always)
+    private static func message(key: String, body: some Collection<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(5 + key.utf8.count + body.count)
         bytes.append(contentsOf: "MSG\t".utf8)
