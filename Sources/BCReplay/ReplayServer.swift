@@ -115,8 +115,8 @@ public actor ReplayServer {
         await withCheckedContinuation { finishWaiters.append($0) }
     }
 
-    /// True once a channel has finished and no other is playing.
-    private var playedOut: Bool { aChannelFinished && playing.isEmpty }
+    /// True once a channel has finished and no other is playing (`waitUntilEveryChannelFinished`).
+    public var playedOut: Bool { aChannelFinished && playing.isEmpty }
 
     /// A channel stopped playing (finished, or forgotten): wakes `waitUntilEveryChannelFinished` if it was the last.
     private func stoppedPlaying(_ key: String) {

@@ -157,12 +157,16 @@ struct ReplayCommand: AsyncParsableCommand {
                 while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
             } else {
                 await withTaskCancellationHandler {
-                    await server.waitUntilEveryChannelFinished()
+                    while !Task.isCancelled {
+                        await server.waitUntilEveryChannelFinished()
+                        // Let the last frames reach the clients before the connections close; a channel subscribed
+                        // meanwhile is played whole too.
+                        try? await Task.sleep(for: .milliseconds(500))
+                        if await server.playedOut { break }
+                    }
                 } onCancel: {
                     Task { await server.stop() }
                 }
-                // Let the last frames reach the client before the connections close.
-                try? await Task.sleep(for: .milliseconds(500))
             }
         }
         // The terminal is given back before the goodbyes to clients are logged.

@@ -44,10 +44,11 @@ import TestSupport
     func withoutATerminalReplayStopsOnceEveryChannelHasPlayedEverything() async throws {
         let fixtures = ["23-viewer-count-changed-44-online", "23-viewer-count-changed-61-online", "8-live-ended-bare"]
             .map { BCStreamProcess.repository.appendingPathComponent("Tests/Payloads/\($0).json").path }
-        // Two seconds apart: the second channel starts after the first one's second fixture, so it ends some two
-        // seconds after the first, which stopped replay (half a second after the first channel) before.
+        // Five seconds apart: the second channel starts after the first one's second fixture, so it ends at least
+        // five seconds after the first, which stopped replay (half a second after the first channel) before. The
+        // second client has five seconds to subscribe, however loaded the machine.
         let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
-                                     arguments: ["replay"] + fixtures + ["--interval", "2"], name: "bcstream replay")
+                                     arguments: ["replay"] + fixtures + ["--interval", "5"], name: "bcstream replay")
         defer { replay.stop() }
         let url = try await replay.report("ws://", within: .seconds(10))
         func client(_ key: String) throws -> PeerProcess {
@@ -56,11 +57,11 @@ import TestSupport
         }
         let first = try client("first:key")
         defer { first.stop() }
-        _ = try await first.reported(#""MSG\tfirst:key\t"#, times: 2, within: .seconds(10))
+        _ = try await first.reported(#""MSG\tfirst:key\t"#, times: 2, within: .seconds(20))
         let second = try client("second:key")
         defer { second.stop() }
-        _ = try await first.reported(#""MSG\tfirst:key\t{\"t\":8}""#, within: .seconds(10))
-        _ = try await second.reported(#""MSG\tsecond:key\t{\"t\":8}""#, within: .seconds(10))
+        _ = try await first.reported(#""MSG\tfirst:key\t{\"t\":8}""#, within: .seconds(20))
+        _ = try await second.reported(#""MSG\tsecond:key\t{\"t\":8}""#, within: .seconds(20))
         #expect(second.transcript.filter { $0.hasPrefix(#""MSG\tsecond:key\t"#) }.count == 3, "\(second.transcript)")
         #expect(try await replay.exitStatus(within: .seconds(10)) == 0)
     }
