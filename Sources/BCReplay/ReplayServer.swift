@@ -7,8 +7,10 @@ import BCWebSocket
 /// A client sends `SUB\t<key>` and receives `MSG\t<key>\t<json>` lines; `PING` gets `ACK`. Each channel (key)
 /// plays the schedule on its own, starting when its first subscriber arrives; every subscriber of that key
 /// receives the same frames, byte for byte as stored. When a channel has no subscriber left (a drop, a
-/// stall), its playback waits, and resumes for the next subscriber where it stopped: nothing lost, nothing
-/// sent twice. `push` sends items to every subscriber at once, for the interactive prompt.
+/// stall), its playback waits, and resumes for the next subscriber where it stopped: nothing sent twice. Where
+/// it stopped is the last frame handed to the connections: frames still queued for a connection when it drops
+/// (up to `sendQueueHighWater` behind) are gone with it. `push` sends items to every subscriber at once, for the
+/// interactive prompt.
 ///
 /// Memory stays bounded whatever clients do (`ReplayLimits`): a channel's playback goes no faster than its
 /// subscribers read (a subscriber that stops reading for `stalledSubscriberTimeout` is closed), a client's send

@@ -13,7 +13,8 @@ struct ReplayCommand: AsyncParsableCommand {
             Starts a bcsvr WebSocket server and prints its URL (ws://127.0.0.1:PORT/, or wss:// with \
             --tls-cert and --tls-key) as the first line of stdout. A client that sends SUB<TAB><any key> receives MSG<TAB><key><TAB><json> lines, \
             byte for byte as stored; PING gets ACK. Each key plays the sources from its first \
-            subscription; a client that drops and subscribes again resumes where it left.
+            subscription; a client that drops and subscribes again resumes after the last message \
+            queued for it (what was still queued when it dropped is not sent again).
 
             SOURCE is a fixture file, a folder of fixtures, a recording made by \
             `bcstream listen --record` (.ndjson), or a fixture name, a t (35) or a \
