@@ -16,6 +16,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../common.sh
+source "$here/../common.sh"
 channels=1,10,100
 messages=200000
 ping_off=0.5
@@ -24,7 +26,6 @@ modes=off,on
 python=${PYTHON:-python3}
 
 usage() { sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
-fail() { echo "run.sh: $*" >&2; exit 1; }
 
 while (($#)); do
     case $1 in
@@ -47,46 +48,10 @@ command -v "$python" >/dev/null || fail "no $python (PYTHON=path picks another)"
 # Each channel is a socket on both sides: raise the soft limit of open files to the hard one.
 ulimit -n "$(ulimit -Hn)"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-channels.XXXXXX")
-pids=()
-# running PID: the process is there and not a zombie (a child that ended stays until it is waited for).
-running() {
-    local state
-    state=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 1
-    [[ -n $state && $state != Z ]]
-}
-cleanup() {
-    local pid
-    # measure.py stops replay and listen when it is stopped, and they get SIGKILL if it dies first.
-    for pid in "${pids[@]}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    # Never wait on a process that is still there: a signal that reaches a child between fork and exec can be
-    # lost, so what has not gone after a few seconds is killed.
-    for pid in "${pids[@]}"; do
-        for _ in $(seq 30); do
-            running "$pid" || break
-            sleep 0.1
-        done
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'echo "run.sh: line $LINENO failed (status $?)" >&2' ERR
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
+# measure.py stops replay and listen when it is stopped, and they get SIGKILL if it dies first.
+make_work channels
 
-if [[ -n ${BCSTREAM_BIN:-} ]]; then
-    bcstream=$BCSTREAM_BIN
-    [[ -x $bcstream ]] || fail "BCSTREAM_BIN=$bcstream is not an executable"
-else
-    echo "building bcstream (release, .build-release)..." >&2
-    (cd "$root" && swift build -c release --product bcstream --scratch-path .build-release >&2) \
-        || fail "swift build failed"
-    bcstream=$root/.build-release/release/bcstream
-fi
+choose_bcstream
 
 # A run that ran out of time is killed; at 1,000 messages/s and more, none should.
 timeout=$((120 + messages / 1000))
@@ -191,16 +156,8 @@ else
     echo "keepalive: FAILED, a link dropped or was declared dead in: ${keepalive_failed[*]}"
 fi
 echo
-echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
-    "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
-echo "kernel:  $(uname -sr)"
-echo "bcstream: $("$bcstream" --version 2>&1 | head -n 1) ($bcstream)"
-echo "python:  $("$python" --version 2>&1) (recording and timing only)"
-echo "files:   ulimit -n $(ulimit -n)"
-echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages at the end)"
-
-if ((${#short[@]})); then
-    echo >&2
-    for s in "${short[@]}"; do echo "FAILED: $s" >&2; done
-    exit 1
-fi
+report_machine \
+    "bcstream: $("$bcstream" --version 2>&1 | head -n 1) ($bcstream)" \
+    "python:  $("$python" --version 2>&1) (recording and timing only)" \
+    "files:   ulimit -n $(ulimit -n)"
+report_short

@@ -9,11 +9,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../common.sh
+source "$here/../common.sh"
 seconds=3
 python=${PYTHON:-python3}
 
 usage() { sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
-fail() { echo "run.sh: $*" >&2; exit 1; }
 
 while (($#)); do
     case $1 in

@@ -12,13 +12,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../common.sh
+source "$here/../common.sh"
 messages=200000
 rounds=1
 python=${PYTHON:-python3}
 key=bench
 
 usage() { sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
-fail() { echo "run.sh: $*" >&2; exit 1; }
 
 while (($#)); do
     case $1 in
@@ -35,46 +36,10 @@ done
 command -v cc >/dev/null || fail "no C compiler (cc)"
 [[ -e /usr/include/libwebsockets.h ]] || fail "libwebsockets headers missing: apt-get install libwebsockets-dev"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-peers.XXXXXX")
-pids=()
-# running PID: the process is there and not a zombie (a child that ended stays until it is waited for).
-running() {
-    local state
-    state=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 1
-    [[ -n $state && $state != Z ]]
-}
-cleanup() {
-    local pid tries
-    for pid in "${pids[@]}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    # Never wait on a process that is still there: a signal that reaches a child between fork and exec can be
-    # lost, so what has not gone after a few seconds is killed.
-    for pid in "${pids[@]}"; do
-        for tries in $(seq 30); do
-            running "$pid" || break
-            sleep 0.1
-        done
-        kill -KILL "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'echo "run.sh: line $LINENO failed (status $?)" >&2' ERR
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
+make_work peers
 
 # The binaries.
-if [[ -n ${BCSTREAM_BIN:-} ]]; then
-    bcstream=$BCSTREAM_BIN
-    [[ -x $bcstream ]] || fail "BCSTREAM_BIN=$bcstream is not an executable"
-else
-    echo "building bcstream (release, .build-release)..." >&2
-    (cd "$root" && swift build -c release --product bcstream --scratch-path .build-release >&2) \
-        || fail "swift build failed"
-    bcstream=$root/.build-release/release/bcstream
-fi
+choose_bcstream
 cc -O2 -o "$work/lws_count" "$here/lws_count.c" -lwebsockets || fail "cannot compile lws_count.c"
 
 # The sender: one process for the whole run, serving each receiver in turn. Its output file exists before it
@@ -151,17 +116,8 @@ echo "peer benchmark: $messages messages (fixtures of Tests/Payloads, $fixtures 
     "one Python websockets sender, no compression"
 "$python" "$here/measure.py" table --results "$work/results.jsonl" --messages "$messages" --baseline "bcstream ndjson${suffix:-}"
 echo
-echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)," \
-    "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
-echo "kernel:  $(uname -sr)"
-echo "swift:   $(swift --version 2>&1 | head -n 1 || echo 'not found')"
-echo "python:  $("$python" --version 2>&1), websockets $("$python" -c 'import websockets; print(websockets.__version__)'), msgspec $("$python" -c 'import msgspec; print(msgspec.__version__)')"
-lws=$(pkg-config --modversion libwebsockets 2>/dev/null || echo "(version unknown)")
-echo "lws:     libwebsockets ${lws%-}"
-echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages at the end)"
-
-if ((${#short[@]})); then
-    echo >&2
-    for s in "${short[@]}"; do echo "FAILED: $s" >&2; done
-    exit 1
-fi
+report_machine \
+    "swift:   $(swift --version 2>&1 | head -n 1 || echo 'not found')" \
+    "python:  $("$python" --version 2>&1), websockets $("$python" -c 'import websockets; print(websockets.__version__)'), msgspec $("$python" -c 'import msgspec; print(msgspec.__version__)')" \
+    "lws:     libwebsockets $(lws_version)"
+report_short

@@ -9,12 +9,13 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../common.sh
+source "$here/../common.sh"
 counts=1000,2500,5000,10000
 idle=5
 python=${PYTHON:-python3}
 
 usage() { sed -n '2,7s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
-fail() { echo "run.sh: $*" >&2; exit 1; }
 while (($#)); do
     case $1 in
         --counts) counts=$2; shift 2 ;;
