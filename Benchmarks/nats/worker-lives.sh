@@ -44,7 +44,7 @@ url=$(head -1 "$work/replay.out")
 
 "$BCSTREAM" worker --nats "$nats" --max-lives "$LIVES" --metrics-port 0 2>"$work/worker.log" &
 worker=$!
-pids+=($worker)
+pids+=("$worker")
 until grep -q "metrics on" "$work/worker.log" 2>/dev/null; do sleep 0.1; done
 metrics=$(grep -o 'http://[0-9.:]*/metrics' "$work/worker.log" | head -1)
 
