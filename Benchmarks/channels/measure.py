@@ -11,10 +11,11 @@
       listener exits once every channel's live ended. Measured: the listener's wall time (start to exit), its CPU
       (user + system, every thread, from wait4's rusage) and peak RSS (ru_maxrss); the replay server's CPU over the
       same window (its process CPU clock just before the listener starts and right after it exits, as
-      Benchmarks/sender/measure.py reads it). From the listener's stderr: the final count ("N messages: …"), the
-      channels that ended ("the live ended"), the connections opened ("connected to") and any reconnect, timeout
-      or dead-link line; the first of those stops the listener (SIGKILL) and fails the run. Writes one JSON
-      object to --out; the children's stderr goes to DIR/channels-N.*.err.
+      Benchmarks/sender/measure.py reads it: Benchmarks/common.py's cpu_seconds). From the listener's stderr: the
+      final count ("N messages: …"), the channels that ended ("the live ended"), the connections opened
+      ("connected to") and any reconnect, timeout or dead-link line; the first of those stops the listener
+      (SIGKILL) and fails the run. Writes one JSON object to --out; the children's stderr goes to
+      DIR/channels-N.*.err.
 
   measure.py table --results FILE --compression on|off
       One markdown table of the runs in FILE (one JSON object a line) made with compression on or off. A run whose
@@ -22,7 +23,6 @@
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -32,15 +32,10 @@ import sys
 import threading
 import time
 
-# The sender benchmark's process helpers (CPU clock of a pid, wait4 with a timeout, SIGKILL with the parent),
-# loaded from its file: Benchmarks is no package.
-_spec = importlib.util.spec_from_file_location(
-    "sender_measure", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sender", "measure.py"))
-sender_measure = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sender_measure)
-cpu_seconds = sender_measure.cpu_seconds
-reap = sender_measure.reap
-die_with_parent = sender_measure.die_with_parent
+# Benchmarks/common.py: the fixtures and the process helpers the benchmarks share (Benchmarks is no package).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import (cpu_seconds, die_with_parent, first_line, kill_children, raise_on_alarm,  # noqa: E402
+                    reap, stop_on_signals, wait_exit)
 
 # What `bcstream listen` prints on stderr when a link drops, times out or is given up (BCListenerEvent and
 # BCListenerFailure descriptions, as ListenSession prints them): any of these means the keepalive or the link
@@ -50,10 +45,6 @@ KEEPALIVE_TROUBLE = re.compile(
     r"|giving up after|rejected the connection|\breconnects?\b")
 
 
-def time_up(_signum, _frame):
-    raise TimeoutError()
-
-
 def run(args):
     base = os.path.join(args.log, f"channels-{args.channels}")
     keys = base + ".keys"
@@ -61,17 +52,8 @@ def run(args):
         f.write("".join(f"bench:{i}\n" for i in range(args.channels)))
     children = []
 
-    def stop(signum, _frame):
-        for child in children:
-            if child.returncode is None:
-                child.kill()
-                child.wait()
-        sys.exit(128 + signum)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGALRM, time_up)
-    signal.alarm(args.timeout)
+    stop_on_signals(children)
+    raise_on_alarm(args.timeout)
     result = {"channels": args.channels, "per_channel": args.per, "messages": args.channels * args.per,
               "compression": not args.no_compression, "ping_interval": args.ping_interval}
     try:
@@ -79,16 +61,11 @@ def run(args):
             sender = subprocess.Popen([args.bcstream, "replay", args.recording, "--speed", "max", "--keep-open"],
                                       stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=die_with_parent)
         children.append(sender)
-        url = None
-        while url is None:
-            with open(base + ".replay.out", encoding="utf-8", errors="replace") as out:
-                first = out.readline()
-            if first.endswith("\n"):
-                if not re.match(r"ws://127\.0\.0\.1:\d+/$", first.strip()):
-                    sys.exit(f"measure.py: replay printed no URL first: {first.strip()!r}")
-                url = first.strip()
-            elif reap(sender, 0.02):
-                sys.exit(f"measure.py: replay exited before it listened (status {sender.returncode})")
+        url = first_line(base + ".replay.out", sender)
+        if url is None:
+            sys.exit(f"measure.py: replay exited before it listened (status {sender.returncode})")
+        if not re.match(r"ws://127\.0\.0\.1:\d+/$", url):
+            sys.exit(f"measure.py: replay printed no URL first: {url!r}")
 
         listen = [args.bcstream, "listen", url, "--keys-file", keys, "--format", "ndjson",
                   "--ping-interval", str(args.ping_interval)] + (["--no-compression"] if args.no_compression else [])
@@ -116,12 +93,7 @@ def run(args):
 
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
-        while True:
-            try:
-                _, status, usage = os.wait4(client.pid, 0)
-                break
-            except InterruptedError:
-                continue
+        status, usage = wait_exit(client.pid)
         wall = time.monotonic() - started
         done.set()
         watcher.join()
@@ -142,10 +114,7 @@ def run(args):
             ended = reap(sender, 5)
         sender_status, _ = ended
     except TimeoutError:
-        for child in children:
-            if child.returncode is None:
-                child.kill()
-                child.wait()
+        kill_children(children)
         sys.exit(f"measure.py: {args.channels} channels: killed after {args.timeout} s")
     signal.alarm(0)
 

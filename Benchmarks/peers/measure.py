@@ -26,6 +26,10 @@ import subprocess
 import sys
 import time
 
+# Benchmarks/common.py: the fixtures and the process helpers the benchmarks share (Benchmarks is no package).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import print_table, stop_on_signals, wait_exit  # noqa: E402
+
 
 def run(args):
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -33,13 +37,7 @@ def run(args):
         started = time.monotonic()
         child = subprocess.Popen(command, stderr=stderr)
 
-    def stop(signum, _frame):
-        child.kill()
-        child.wait()
-        sys.exit(128 + signum)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    stop_on_signals([child])
     timed_out = []
 
     def time_up(_signum, _frame):
@@ -48,12 +46,7 @@ def run(args):
 
     signal.signal(signal.SIGALRM, time_up)
     signal.alarm(args.timeout)
-    while True:
-        try:
-            _, status, usage = os.wait4(child.pid, 0)
-            break
-        except InterruptedError:
-            continue
+    status, usage = wait_exit(child.pid)
     wall = time.monotonic() - started
     signal.alarm(0)
     if timed_out:
@@ -115,13 +108,7 @@ def table(args):
             f"{r['maxrss_kib'] / 1024:.1f}",
             f"{per / base_per:.2f}x" if base_per else "n/a",
         ])
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-    line = lambda cells: "| " + " | ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                                           for i, (c, w) in enumerate(zip(cells, widths))) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) if i == 0 else "-" * (w + 1) + ":" for i, w in enumerate(widths)) + "|")
-    for b in body:
-        print(line(b))
+    print_table(header, body)
     print()
     print("Sender (Python websockets, same process for every receiver), while serving each one:")
     for r in rows:

@@ -27,27 +27,9 @@ import time
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
-LIVE_ENDS = {8, 123, "8", "123"}
-
-
-def fixture_frames(directory):
-    """The fixtures' JSON, one per file, compact as stored (files are single lines), in name order."""
-    frames = []
-    for name in sorted(os.listdir(directory)):
-        path = os.path.join(directory, name)
-        if not name.endswith(".json") or not os.path.isfile(path):
-            continue
-        with open(path, "rb") as f:
-            raw = f.read().strip()
-        if b"\n" in raw or b"\r" in raw:
-            sys.exit(f"sender: {path} spans several lines; a bcsvr MSG line must be one line")
-        message = json.loads(raw)
-        if isinstance(message, dict) and message.get("t") in LIVE_ENDS:
-            continue
-        frames.append(raw.decode("utf-8"))
-    if not frames:
-        sys.exit(f"sender: no fixtures in {directory}")
-    return frames
+# Benchmarks/common.py: the fixtures and the process helpers the benchmarks share (Benchmarks is no package).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import fixture_frames  # noqa: E402
 
 
 def report(line):
@@ -59,7 +41,7 @@ def main():
     parser.add_argument("--payloads", required=True)
     parser.add_argument("--messages", type=int, required=True)
     args = parser.parse_args()
-    fixtures = fixture_frames(args.payloads)
+    fixtures = fixture_frames(args.payloads, "sender")
     clients = 0
 
     async def handler(ws):

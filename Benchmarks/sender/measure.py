@@ -2,11 +2,11 @@
 """Helpers for run.sh: the corpus, one timed sender, and the table.
 
   measure.py corpus --payloads DIR --messages N --key KEY --corpus FILE --recording FILE
-      Writes the N messages, cycling over the fixtures of DIR as Benchmarks/peers/sender.py picks them (one
-      per *.json file in name order, stripped, the kinds that end a live left out), as CORPUS (one JSON a
-      line, for lws_serve) and as RECORDING, the same N messages then the t=8, in the format
-      `bcstream listen --record` writes (RecordedFrame.line(): sorted keys, slashes not escaped, times with
-      milliseconds). Prints the number of fixtures.
+      Writes the N messages, cycling over the fixtures of DIR as Benchmarks/peers/sender.py sends them (both
+      take them from Benchmarks/common.py's fixture_frames: one per *.json file in name order, stripped, the
+      kinds that end a live left out), as CORPUS (one JSON a line, for lws_serve) and as RECORDING, the same N
+      messages then the t=8, in the format `bcstream listen --record` writes (RecordedFrame.line(): sorted keys,
+      slashes not escaped, times with milliseconds). Prints the number of fixtures.
 
   measure.py run --name NAME --out FILE --log DIR --timeout SECONDS -- SENDER... -- CLIENT...
       Starts SENDER (stdin /dev/null, no terminal) and waits for its port on the first stdout line ("port=N"
@@ -22,7 +22,6 @@
 """
 
 import argparse
-import ctypes
 import datetime
 import json
 import os
@@ -32,28 +31,10 @@ import subprocess
 import sys
 import time
 
-LIVE_ENDS = {8, 123, "8", "123"}
-PR_SET_PDEATHSIG = 1
-
-
-def fixture_frames(directory):
-    """The fixtures' JSON as Benchmarks/peers/sender.py picks them (its fixture_frames, without its imports)."""
-    frames = []
-    for name in sorted(os.listdir(directory)):
-        path = os.path.join(directory, name)
-        if not name.endswith(".json") or not os.path.isfile(path):
-            continue
-        with open(path, "rb") as f:
-            raw = f.read().strip()
-        if b"\n" in raw or b"\r" in raw:
-            sys.exit(f"measure.py: {path} spans several lines; a bcsvr MSG line must be one line")
-        message = json.loads(raw)
-        if isinstance(message, dict) and message.get("t") in LIVE_ENDS:
-            continue
-        frames.append(raw.decode("utf-8"))
-    if not frames:
-        sys.exit(f"measure.py: no fixtures in {directory}")
-    return frames
+# Benchmarks/common.py: the fixtures and the process helpers the benchmarks share (Benchmarks is no package).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import (cpu_seconds, die_with_parent, first_line, fixture_frames, kill_children,  # noqa: E402
+                    print_table, raise_on_alarm, reap, stop_on_signals, wait_exit)
 
 
 def recorded_line(key, text, when):
@@ -64,7 +45,7 @@ def recorded_line(key, text, when):
 
 
 def corpus(args):
-    frames = fixture_frames(args.payloads)
+    frames = fixture_frames(args.payloads, "measure.py")
     start = datetime.datetime(2026, 11, 22, 2, 30, 11, tzinfo=datetime.timezone.utc)
     step = datetime.timedelta(milliseconds=1)  # a busy live's pace; --speed max ignores it
     with open(args.corpus, "w", encoding="utf-8", newline="\n") as plain, \
@@ -79,16 +60,6 @@ def corpus(args):
     return 0
 
 
-def die_with_parent():
-    """In the child before exec: SIGKILL when this helper dies, however it dies, so nothing outlives a run."""
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-def cpu_seconds(pid):
-    """The process's CPU time, all its threads, dead ones included: its CPU-time clock (also for a zombie)."""
-    return time.clock_gettime_ns(((~pid) << 3) | 2) / 1e9  # MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
-
-
 def vm_hwm_kib(pid):
     try:
         with open(f"/proc/{pid}/status") as status:
@@ -96,23 +67,6 @@ def vm_hwm_kib(pid):
         return int(found.group(1)) if found else None
     except OSError:
         return None
-
-
-def reap(child, timeout):
-    """wait4 for the child within `timeout` seconds: (exit code, rusage), or None if it is still running."""
-    deadline = time.monotonic() + timeout
-    while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
-            child.returncode = os.waitstatus_to_exitcode(status)  # Popen must not signal a reaped pid
-            return child.returncode, usage
-        if time.monotonic() >= deadline:
-            return None
-        time.sleep(0.01)
-
-
-def time_up(_signum, _frame):
-    raise TimeoutError()
 
 
 def run(args):
@@ -124,34 +78,21 @@ def run(args):
     base = os.path.join(args.log, re.sub(r"[^A-Za-z0-9]", "_", args.name))
     children = []
 
-    def stop(signum, _frame):
-        for child in children:
-            if child.returncode is None:
-                child.kill()
-                child.wait()
-        sys.exit(128 + signum)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGALRM, time_up)
-    signal.alarm(args.timeout)
+    stop_on_signals(children)
+    raise_on_alarm(args.timeout)
     result = {"name": args.name}
     try:
         with open(base + ".sender.out", "wb") as out, open(base + ".sender.err", "wb") as err:
             sender = subprocess.Popen(sender_command, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                       preexec_fn=die_with_parent)
         children.append(sender)
-        port = None
-        while port is None:
-            with open(base + ".sender.out", encoding="utf-8", errors="replace") as out:
-                first = out.readline()
-            if first.endswith("\n"):
-                found = re.match(r"port=(\d+)$|wss?://[^/]*:(\d+)/", first.strip())
-                if not found:
-                    sys.exit(f"measure.py: {args.name}: no port in its first line: {first.strip()!r}")
-                port = found.group(1) or found.group(2)
-            elif reap(sender, 0.02):
-                sys.exit(f"measure.py: {args.name}: the sender exited before it listened (status {sender.returncode})")
+        first = first_line(base + ".sender.out", sender)
+        if first is None:
+            sys.exit(f"measure.py: {args.name}: the sender exited before it listened (status {sender.returncode})")
+        found = re.match(r"port=(\d+)$|wss?://[^/]*:(\d+)/", first)
+        if not found:
+            sys.exit(f"measure.py: {args.name}: no port in its first line: {first!r}")
+        port = found.group(1) or found.group(2)
 
         client_command = [part.replace("{port}", port) for part in client_command]
         with open(base + ".client.out", "wb") as out, open(base + ".client.err", "wb") as err:
@@ -161,12 +102,7 @@ def run(args):
             client = subprocess.Popen(client_command, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                       preexec_fn=die_with_parent)
         children.append(client)
-        while True:
-            try:
-                _, status, _ = os.wait4(client.pid, 0)
-                break
-            except InterruptedError:
-                continue
+        status, _ = wait_exit(client.pid)
         wall = time.monotonic() - started
         after = cpu_seconds(sender.pid)  # a zombie's clock still reads; it is not reaped before this
         client.returncode = os.waitstatus_to_exitcode(status)
@@ -184,10 +120,7 @@ def run(args):
                 ended = reap(sender, 5)
         sender_status, usage = ended
     except TimeoutError:
-        for child in children:
-            if child.returncode is None:
-                child.kill()
-                child.wait()
+        kill_children(children)
         sys.exit(f"measure.py: {args.name}: killed after {args.timeout} s")
     signal.alarm(0)
 
@@ -224,13 +157,7 @@ def table(args):
             f"{r['maxrss_kib'] / 1024:.1f}",
             f"{per / base_per:.2f}x" if base_per else "n/a",
         ])
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-    line = lambda cells: "| " + " | ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                                           for i, (c, w) in enumerate(zip(cells, widths))) + " |"
-    print(line(header))
-    print("|" + "|".join("-" * (w + 2) if i == 0 else "-" * (w + 1) + ":" for i, w in enumerate(widths)) + "|")
-    for b in body:
-        print(line(b))
+    print_table(header, body)
     print()
     print("Left out of the CPU per message: before the client connected, and after it exited until the sender did:")
     for r in rows:
