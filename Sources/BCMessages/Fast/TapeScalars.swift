@@ -47,6 +47,19 @@ extension TapeDocument {
         return index == count
     }
 
+    /// An integer literal token (`-?[0-9]*`, as the scanner flags it) of 1 to 18 digits and no leading zero: valid
+    /// JSON, and within Int64 by its length, so read without checks; nil for any other token.
+    @inline(__always)
+    static func shortInteger(_ token: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let negative = token.first == UInt8(ascii: "-")
+        let start = negative ? 1 : 0
+        let digits = token.count - start
+        guard digits >= 1, digits <= 18, digits == 1 || token[start] != UInt8(ascii: "0") else { return nil }
+        var value: Int64 = 0
+        for index in start..<token.count { value = value &* 10 &+ Int64(token[index] &- UInt8(ascii: "0")) }
+        return negative ? -value : value
+    }
+
     /// A plain integer literal (`-?[0-9]+`, already valid JSON) that fits Int64.
     @inline(__always)
     static func parseInteger(_ token: UnsafeBufferPointer<UInt8>) -> Int64? {
@@ -85,6 +98,11 @@ extension TapeDocument {
         let entry = entries[Int(index)]
         guard entry.kind == .number else { return nil }
         let token = token(at: index)
+        // The usual case, a short plain integer, in one pass; anything else is checked, then read as before.
+        if entry.flags & TapeEntry.integerLiteral != 0, let int = Self.shortInteger(token),
+           let value = T(exactly: int) {
+            return value
+        }
         guard Self.isValidNumber(token) else { return nil }
         if entry.flags & TapeEntry.integerLiteral != 0 {
             if let int = Self.parseInteger(token) {
