@@ -338,11 +338,12 @@ public actor ReplayServer {
             }
             // The steps due at once go out together: one hand-off to each subscriber's connection and one log
             // entry for the run, not one per item (at `--speed max` those cost the server most of its time). A run
-            // stops at `runLimit` bytes, so the room check above still comes every 64 KiB or so.
+            // stops at `runLimit` bytes, so the room check above still comes every 64 KiB or so, or at
+            // `runLimitItems` items (a looped recording of empty frames has no bytes to stop at).
             var run = [step.item, following.item]
             var bytes = step.item.approximateSize + following.item.approximateSize
             next = steps.next()
-            while let item = next, item.delay == .zero, bytes < Self.runLimit {
+            while let item = next, item.delay == .zero, bytes < Self.runLimit, run.count < Self.runLimitItems {
                 run.append(item.item)
                 bytes += item.item.approximateSize
                 next = steps.next()
@@ -356,6 +357,8 @@ public actor ReplayServer {
 
     /// The bytes of items a playback sends as one run, at most (about: a run stops once past it).
     public static let runLimit = 64 * 1024
+    /// The items a playback sends as one run, at most.
+    public static let runLimitItems = 1_024
 
     /// Faults count single messages, so with any of them items go one at a time.
     private var faultsAllowRuns: Bool {

@@ -107,6 +107,32 @@ struct ReplayLimitsTests {
         await server.stop()
     }
 
+    /// A recording of empty frames (nothing to send), looped at full speed: every step is due at once and none
+    /// has bytes, so only the cap on items ends a run. Without it the playback never gave the server back: no ACK.
+    @Test("a looped recording of empty frames at full speed never holds the server: runs end at runLimitItems")
+    func emptyFramesLoopedAtFullSpeedLeaveTheServerAnswering() async throws {
+        let empty = ReplayItem(content: .recordedFrame(text: "", recordedKey: "k", offset: .zero),
+                               location: ReplaySourceLocation(file: "empty.ndjson", line: 1))
+        let schedule = ReplaySchedule(items: [empty, empty], options: .init(interval: .zero, speed: .max, loop: true))
+        let server = try await ReplayServer(schedule: schedule, logsSends: false)
+        let loop = WebSocketLoop(name: "ReplayLimitsTests.emptyLoop")
+        let (link, events) = try Self.client(of: server, loop: loop)
+        link.send("SUB\tk")
+        // Two rounds: by the second PING the playback has long started.
+        for round in 1...2 {
+            link.send("PING")
+            var acked = false
+            while !acked {
+                guard let event = try await events.next(within: .seconds(10), "ACK \(round)") else { break }
+                if case .text(let text) = event, text.hasPrefix("ACK") { acked = true }
+            }
+            #expect(acked, "round \(round)")
+        }
+        link.close()
+        await loop.shutdown()
+        await server.stop()
+    }
+
     @Test("a run is logged as a person reads it: how many, from where to where, on which key")
     func aRunsLogLine() {
         func frame(_ line: Int) -> ReplayItem {
