@@ -95,17 +95,10 @@ public struct ReplayItem: Hashable, Sendable, Codable {
     /// frame, the frame re-keyed and without the recorder's `ACK`/`ERR` lines (see the type's documentation),
     /// or nil when nothing of it is left to send, or when it is a binary frame (`binaryFrame`).
     public func frame(for subscriberKey: String) -> String? {
-        switch content {
-        case .fixture(_, let json):
-            return "MSG\t\(subscriberKey)\t\(json)"
-        case .recordedFrame(let text, let recordedKey, _):
-            return Self.rekeyed(text, from: recordedKey, to: subscriberKey)
-        case .recordedBinary:
-            return nil
-        }
+        frameUTF8(for: subscriberKey).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// `frame(for:)` as UTF-8 bytes, what the server sends: a fixture's are written straight into one array.
+    /// `frame(for:)` as UTF-8 bytes, what the server sends, written straight into one array.
     public func frameUTF8(for subscriberKey: String) -> [UInt8]? {
         switch content {
         case .fixture(_, let json):
@@ -116,7 +109,7 @@ public struct ReplayItem: Hashable, Sendable, Codable {
             if let body = Self.singleMessageBody(text, ofKey: recordedKey) {
                 return Self.message(key: subscriberKey, body: body)
             }
-            return frame(for: subscriberKey).map { Array($0.utf8) }
+            return Self.rekeyed(text, from: recordedKey, to: subscriberKey)
         case .recordedBinary:
             return nil
         }
@@ -164,8 +157,9 @@ public struct ReplayItem: Hashable, Sendable, Codable {
         if case .recordedBinary(let bytes, _) = content { bytes } else { nil }
     }
 
-    /// A recorded frame as a subscriber of `subscriberKey` receives it, line by line.
-    static func rekeyed(_ frame: String, from recordedKey: String, to subscriberKey: String) -> String? {
+    /// A recorded frame as a subscriber of `subscriberKey` receives it, line by line: its bytes, nil when only
+    /// whitespace is left.
+    static func rekeyed(_ frame: String, from recordedKey: String, to subscriberKey: String) -> [UInt8]? {
         let recordedPrefix = Array("MSG\t\(recordedKey)\t".utf8)
         let subscriberPrefix = Array("MSG\t\(subscriberKey)\t".utf8)
         var output: [UInt8] = []
@@ -189,9 +183,10 @@ public struct ReplayItem: Hashable, Sendable, Codable {
             }
             lineStart = lineEnd
         }
-        let text = String(decoding: output, as: UTF8.self)
-        let blank = text.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
-        return blank ? nil : text
+        let blank = output.allSatisfy {
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n")
+        }
+        return blank ? nil : output
     }
 
     /// A line's text without its `\n` (`BCSVRLine` drops a `\r` itself).

@@ -26,11 +26,11 @@ import Testing
         let lone = Self.recorded("ACK")
         let binary = ReplayItem(content: .recordedBinary(bytes: [0, 1, 2], offset: .zero),
                                 location: ReplaySourceLocation(file: "session.ndjson", line: 2))
-        for item in [fixture, recorded, lone, binary] {
-            #expect(item.frameUTF8(for: Self.subscriberKey) == item.frame(for: Self.subscriberKey).map { Array($0.utf8) })
-        }
         #expect(fixture.frameUTF8(for: "k") == Array("MSG\tk\t{\"t\":1,\"cm\":\"é 🌸\"}".utf8))
-        #expect(binary.frameUTF8(for: "k") == nil)
+        #expect(recorded.frameUTF8(for: "k") == Array("MSG\tk\t{\"t\":23}\n".utf8), "re-keyed, the ACK dropped")
+        #expect(lone.frameUTF8(for: "k") == nil, "nothing left to send")
+        #expect(binary.frameUTF8(for: "k") == nil, "sent as a binary frame (binaryFrame), not as text")
+        #expect(binary.binaryFrame == [0, 1, 2])
     }
 
     @Test(arguments: [
