@@ -741,6 +741,12 @@ final class ServiceCore: @unchecked Sendable {
             return 0
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             guard let session = session(of: wsi) else { return -1 }
+            // With permessage-deflate, our own compressor only ever compresses a client's commands (SUB, PING):
+            // the smallest zlib state does (memLevel 1, a 512-byte window; any window up to the negotiated one is
+            // valid for a compressor). lws' default, memLevel 8 and the negotiated window, was most of a
+            // connection's memory. Without the extension, lws refuses the options, which is fine.
+            _ = lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "1")
+            _ = lws_set_extension_option(wsi, "permessage-deflate", "client_max_window_bits", "9")
             return opened(session, wsi: wsi)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             if let session = session(of: wsi) { connectionError(session, wsi: wsi, input: input, length: length) }
