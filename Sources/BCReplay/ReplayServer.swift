@@ -317,9 +317,7 @@ public actor ReplayServer {
     // MARK: - Playback
 
     private func play(_ schedule: any Sequence<ReplaySchedule.Step> & Sendable, on key: String) async {
-        var steps = schedule.makeIterator()
-        var next = steps.next()
-        while let step = next {
+        for step in schedule {
             // A zero delay (`--speed max`) still yields, so that the server hears its clients between sends.
             if step.delay > .zero { try? await Task.sleep(for: step.delay) } else { await Task.yield() }
             if Task.isCancelled { return }
@@ -331,34 +329,12 @@ public actor ReplayServer {
                 }
                 if Task.isCancelled { return }
             }
-            next = steps.next()
-            guard let following = next, following.delay == .zero, faultsAllowRuns else {
-                send(step.item, on: key)
-                continue
-            }
-            // The steps due at once go out together: one hand-off to each subscriber's connection and one log
-            // entry for the run, not one per item (at `--speed max` those cost the server most of its time). A run
-            // stops at `runLimit` bytes, so the room check above still comes every 64 KiB or so, or at
-            // `runLimitItems` items (a looped recording of empty frames has no bytes to stop at).
-            var run = [step.item, following.item]
-            var bytes = step.item.approximateSize + following.item.approximateSize
-            next = steps.next()
-            while let item = next, item.delay == .zero, bytes < Self.runLimit, run.count < Self.runLimitItems {
-                run.append(item.item)
-                bytes += item.item.approximateSize
-                next = steps.next()
-            }
-            send(run, on: key, asRun: true)
+            send(step.item, on: key)
         }
         aChannelFinished = true
         log(.finished(key: key))
         stoppedPlaying(key)
     }
-
-    /// The bytes of items a playback sends as one run, at most (about: a run stops once past it).
-    public static let runLimit = 64 * 1024
-    /// The items a playback sends as one run, at most.
-    public static let runLimitItems = 1_024
 
     /// Faults count single messages, so with any of them items go one at a time.
     private var faultsAllowRuns: Bool {
@@ -415,8 +391,8 @@ public actor ReplayServer {
 
     /// Sends `items` to the subscribers of `key`, in order, the text frames of a run handed to each subscriber's
     /// connection at once (`WebSocketServer.send(texts:to:)`), not one by one. Only without faults, which count
-    /// single messages. `asRun` logs one `.sentRun` for them all instead of a `.sent` for each.
-    private func send(_ items: [ReplayItem], on key: String, asRun: Bool = false) {
+    /// single messages.
+    private func send(_ items: [ReplayItem], on key: String) {
         let receivers = receivers(of: key)
         var texts: [[UInt8]] = []
         texts.reserveCapacity(items.count)
@@ -434,12 +410,9 @@ public actor ReplayServer {
             } else {
                 continue
             }
-            if logsSends, !asRun { log(.sent(item, key: key, subscribers: receivers.count)) }
+            if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
         }
         flush()
-        if logsSends, asRun, let first = items.first, let last = items.last {
-            log(.sentRun(first: first, last: last, count: items.count, key: key, subscribers: receivers.count))
-        }
     }
 
     /// The clients subscribed to `key` and not stalled, in a stable order.
