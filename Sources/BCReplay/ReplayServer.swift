@@ -92,7 +92,7 @@ public actor ReplayServer {
         // The channels once per push, not per item: a push of a thousand items would otherwise walk every client
         // a thousand times.
         let keys = Set(clients.values.compactMap(\.key))
-        guard faultsAllowRuns else {
+        guard faults.dropAfter == nil, faults.stallAfter == nil, faults.fragments <= 1 else {
             // Faults count single messages: one at a time.
             for item in items {
                 for key in keys { send(item, on: key) }
@@ -336,11 +336,6 @@ public actor ReplayServer {
         stoppedPlaying(key)
     }
 
-    /// Faults count single messages, so with any of them items go one at a time.
-    private var faultsAllowRuns: Bool {
-        faults.dropAfter == nil && faults.stallAfter == nil && faults.fragments <= 1
-    }
-
     /// Waits while a subscriber of `key` has more than the high-water mark queued; closes one that stays so
     /// for `stalledSubscriberTimeout`. True when every subscriber has room, false when the wait ended for
     /// another reason (a subscriber left, the channel was released) and the caller must look again.
@@ -374,14 +369,14 @@ public actor ReplayServer {
 
     private func send(_ item: ReplayItem, on key: String) {
         let binary = item.binaryFrame
-        let frame = item.frame(for: key)
-        guard binary != nil || frame != nil else { return }
+        let text = item.frameUTF8(for: key)
+        guard binary != nil || text != nil else { return }
         let receivers = receivers(of: key)
         for client in receivers {
             let queued = if let binary {
                 server.send(binary, to: client, fragments: faults.fragments)
             } else {
-                server.send(frame ?? "", to: client, fragments: faults.fragments)
+                server.send(textUTF8: text ?? [], to: client, fragments: faults.fragments)
             }
             noteSent(1, queued: queued, to: client)
             injectFaults(into: client)

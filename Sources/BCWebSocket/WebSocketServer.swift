@@ -58,7 +58,13 @@ public final class WebSocketServer: Sendable {
     ///   for `.drained` before sending more. Above `maxQueuedBytes` the server closes it (1008).
     @discardableResult
     public func send(_ text: String, to client: ClientID, fragments: Int = 1) -> Int {
-        send(Array(text.utf8), binary: false, to: client, fragments: fragments)
+        send(textUTF8: Array(text.utf8), to: client, fragments: fragments)
+    }
+
+    /// `send(_:to:fragments:)` for a text message already held as its UTF-8 bytes (which must be valid UTF-8).
+    @discardableResult
+    public func send(textUTF8 bytes: [UInt8], to client: ClientID, fragments: Int = 1) -> Int {
+        send(bytes, binary: false, to: client, fragments: fragments)
     }
 
     /// Sends several text messages (their UTF-8 bytes) to one client, in order, one frame each: counted and
