@@ -13,7 +13,8 @@ import Synchronization
 /// Every fetch of the process runs on one lws context and its thread (`HTTPFetchService`), created at the first
 /// fetch and kept: lws 4.1.6 takes new OpenSSL ex-data indexes for the whole process each time a context is
 /// created with `LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT`, which fails any TLS handshake in flight in another
-/// context at that moment (docs/DESIGN.md). One context for all fetches creates it once.
+/// context at that moment (docs/DESIGN.md). One context for all fetches creates it once; a fetch whose handshake
+/// another creation lost is tried again (`ContextCreation`).
 public enum HTTPFetcher {
     /// Performs one GET. Any HTTP status is an answer; only the lack of one throws.
     public static func fetch(_ request: HTTPFetchRequest) async throws(HTTPFetchFailure) -> HTTPFetchResponse {
@@ -60,6 +61,9 @@ struct HTTPFetchJob: Sendable {
 enum HTTPFetchCommand: Sendable {
     case start(HTTPFetchJob)
     case cancel(UInt64)
+    /// Another attempt of a fetch whose handshake a context creation may have lost (posted by the service thread
+    /// itself, from inside `lws_client_connect_via_info`).
+    case retry(UInt64)
 }
 
 /// The process's one lws context for HTTP fetches, serviced by a thread of its own for the life of the process
@@ -143,7 +147,7 @@ final class HTTPFetchService: @unchecked Sendable {
         // Each fetch has its own deadline; lws' own timeouts only clean up connections left behind.
         info.timeout_secs = ServiceCore.lwsHandshakeTimeoutSeconds
         info.connect_timeout_secs = ServiceCore.lwsHandshakeTimeoutSeconds
-        guard let context = lws_create_context(&info) else {
+        guard let context = ContextCreation.create(&info) else {
             let failure = HTTPFetchFailure.other("libwebsockets could not create its HTTP client context")
             let commands = mailbox.withLock { box in
                 box.startFailure = failure
@@ -173,6 +177,7 @@ final class HTTPFetchService: @unchecked Sendable {
             switch command {
             case .start(let job): start(job)
             case .cancel(let id): if let exchange = exchanges[id] { finish(exchange, .failure(.cancelled)) }
+            case .retry(let id): if let exchange = exchanges[id], let vhost = exchange.vhost { connect(exchange, vhost: vhost) }
             }
         }
     }
@@ -202,7 +207,17 @@ final class HTTPFetchService: @unchecked Sendable {
         timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         exchange.timer = timer
         lws_sul_schedule(context, 0, Self.sul(of: timer), bcHTTPFetchTimer, Self.microseconds(job.request.timeout))
+        connect(exchange, vhost: vhost)
+    }
 
+    /// One connection attempt for `exchange`; the first, or another after a handshake lost to a context
+    /// created elsewhere (see `ContextCreation`).
+    private func connect(_ exchange: HTTPExchange, vhost: OpaquePointer) {
+        guard let context else { return }
+        let job = exchange.job
+        let tls = job.request.tls
+        exchange.vhost = vhost
+        exchange.closed = false
         var temporary: [UnsafeMutablePointer<CChar>] = []
         defer { for text in temporary { free(text) } }
         func cString(_ text: String) -> UnsafePointer<CChar>? {
@@ -236,8 +251,11 @@ final class HTTPFetchService: @unchecked Sendable {
         }
         // lws copies the strings. It may call CLIENT_CONNECTION_ERROR before returning, which finishes the
         // exchange with its reason.
+        exchange.contextGeneration = ContextCreation.generation
+        exchange.connecting = true
         let wsi = lws_client_connect_via_info(&connection)
-        guard exchanges[exchange.id] != nil else { return }
+        exchange.connecting = false
+        guard exchanges[exchange.id] === exchange, !exchange.closed else { return }
         if let wsi {
             exchange.wsi = wsi
         } else {
@@ -340,6 +358,19 @@ final class HTTPFetchService: @unchecked Sendable {
             if status > 0 {
                 // lws 4.1 reports some statuses (401 among them) as a connection error; still an answer.
                 finish(exchange, .success(HTTPFetchResponse(status: status, body: [])))
+            } else if exchange.job.secure, !exchange.certificateRejected, let vhost = exchange.vhost,
+                      exchange.retriesAfterCreation < ContextCreation.retriesAfterCreation,
+                      ContextCreation.mayHaveLostHandshake(startedAt: exchange.contextGeneration) {
+                // A context created elsewhere during the handshake may have failed it: try once more. Not from
+                // inside lws_client_connect_via_info, which is still setting this connection up.
+                exchange.retriesAfterCreation += 1
+                exchange.wsi = nil
+                if exchange.connecting {
+                    mailbox.withLock { $0.commands.append(.retry(exchange.id)) }
+                    lws_cancel_service(context)
+                } else {
+                    connect(exchange, vhost: vhost)
+                }
             } else {
                 finish(exchange, .failure(Self.classify(message, secure: exchange.job.secure,
                                                         certificateRejected: exchange.certificateRejected,
@@ -411,6 +442,13 @@ private final class HTTPExchange {
     var status = 0
     var body: [UInt8] = []
     var certificateRejected = false
+    /// The vhost it connects through, kept for another attempt.
+    var vhost: OpaquePointer?
+    /// `ContextCreation.generation` when the current attempt began; attempts made again after a handshake lost
+    /// to a context creation; inside `lws_client_connect_via_info`.
+    var contextGeneration: UInt64 = 0
+    var retriesAfterCreation = 0
+    var connecting = false
     /// lws closed (or is closing) the connection itself: nothing to kill.
     var closed = false
 

@@ -302,7 +302,7 @@ final class ServiceCore: @unchecked Sendable {
                 info.ssl_private_key_filepath = UnsafePointer(permanentString(tls.privateKeyFile))
             }
         }
-        guard let context = lws_create_context(&info) else { return nil }
+        guard let context = ContextCreation.create(&info) else { return nil }
         if case .client = role, let base = lws_get_vhost_by_name(context, "bc-0") {
             vhosts[VhostKey(caFile: nil, permessageDeflate: true)] = base
         }
@@ -631,6 +631,7 @@ final class ServiceCore: @unchecked Sendable {
         // returning, which then has already finished the session or moved it on.
         session.inConnectCall = true
         session.errorDuringConnectCall = false
+        session.contextGeneration = ContextCreation.generation
         let wsi = lws_client_connect_via_info(&info)
         session.inConnectCall = false
         guard !session.finished, !session.errorDuringConnectCall else { return }
@@ -861,7 +862,7 @@ final class ServiceCore: @unchecked Sendable {
 
     private func connectionError(_ session: ServiceSession, wsi: OpaquePointer,
                                  input: UnsafeMutableRawPointer?, length: Int) {
-        guard !session.finished, let client = session.client else { return }
+        guard !session.finished, var client = session.client else { return }
         if session.inConnectCall { session.errorDuringConnectCall = true }
         if stopping {
             finish(session, failed: .cancelled)
@@ -878,6 +879,18 @@ final class ServiceCore: @unchecked Sendable {
             failure = .timedOut(after: ContinuousClock.now - session.startedAt)
         }
         session.wsi = nil
+        if client.url.isSecure, !session.certificateRejected, session.stage != .upgrading,
+           session.retriesAfterCreation < ContextCreation.retriesAfterCreation,
+           ContextCreation.mayHaveLostHandshake(startedAt: session.contextGeneration) {
+            // A context created elsewhere during the handshake may have failed it (see ContextCreation):
+            // the same address again, unseen by the client.
+            session.retriesAfterCreation += 1
+            client.nextAddress = max(0, client.nextAddress - 1)
+            session.client = client
+            session.stage = .connecting
+            submit(.connectNextAddress(id: session.id))
+            return
+        }
         if failure == .refused, client.nextAddress < client.addresses.count {
             // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).
             session.lastFailure = failure

@@ -78,6 +78,10 @@ final class ServiceSession {
     var finished = false
     /// OpenSSL rejected a certificate of the server's chain during this attempt.
     var certificateRejected = false
+    /// `ContextCreation.generation` when the current attempt began, and how many attempts were made again
+    /// because a context was created during one (see `ContextCreation`).
+    var contextGeneration: UInt64 = 0
+    var retriesAfterCreation = 0
     /// Inside `lws_client_connect_via_info`, which may report an error before it returns.
     var inConnectCall = false
     var errorDuringConnectCall = false

@@ -9,7 +9,7 @@
 ///
 /// The loops are started one after the other, each context created before the next is asked for
 /// (`started(connections:…)`): lws 4.1.6 changes process-wide OpenSSL state when it creates a context, which
-/// fails a TLS handshake in flight elsewhere and is not safe to do from several threads at once.
+/// fails a TLS handshake in flight elsewhere (tried again, see `ContextCreation`).
 public final class WebSocketLoopPool: Sendable {
     /// How many connections share one loop by default: small enough that a loop's sorted timer list stays short
     /// (inserting walks it), large enough that 10,000 channels take 20 threads.

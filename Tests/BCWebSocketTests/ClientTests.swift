@@ -242,6 +242,42 @@ struct ClientTests {
         await loop.shutdown()
     }
 
+    /// lws 4.1.6 takes a new process-wide OpenSSL index whenever a context is created, which loses the
+    /// verify callback of a handshake in flight (`ContextCreation`). The relay holds the handshake between the
+    /// ClientHello and the server's certificate while the test creates a context.
+    @Test("wss: a context created in the middle of a handshake costs neither the connection nor the verdict",
+          arguments: [true, false])
+    func handshakeAcrossAContextCreation(trusted: Bool) async throws {
+        let certificates = try await TestCertificateAuthority.make()
+        defer { certificates.remove() }
+        try await withPeer("tls", [certificates.serverCertificate, certificates.serverKey]) { _, tlsPort in
+            try await withPeer("held-relay", [String(tlsPort)]) { relay, port in
+                var configuration = WebSocketClientConfiguration()
+                if trusted { configuration.tls = .trusting(caFile: certificates.certificate) }
+                let (connection, events) = try connect("wss://localhost:\(port)/", configuration)
+                _ = try await relay.report("held bytes=")
+                let other = await WebSocketLoopPool.started(connections: 1, name: "BCWebSocketTests.created")
+                try relay.write(line: "release")
+                if trusted {
+                    #expect(try await events.next() == .upgrading)
+                    #expect(try await events.next() == .opened)
+                    #expect(try await events.next() == .text("hello"))
+                    connection.close()
+                } else {
+                    let failure = try await events.next()
+                    guard case .failed(.tls(let detail)) = failure else {
+                        Issue.record("expected a TLS failure, got \(String(describing: failure))")
+                        await other.shutdown()
+                        return
+                    }
+                    #expect(detail.contains("not trusted"))
+                }
+                await other.shutdown()
+            }
+        }
+        await loop.shutdown()
+    }
+
     @Test("wss: fails against the system store, opens with the test CA as caFile")
     func tlsWithTestCA() async throws {
         let certificates = try await TestCertificateAuthority.make()

@@ -5,9 +5,9 @@ import Testing
 
 /// `HTTPFetcher` (HTTPS GET over libwebsockets) against the Python HTTPS peer (`Tests/Peers/api_peer.py`) with a
 /// certificate from a CA made for the test: verification on by default, `caFile` and `insecure` as for wss,
-/// statuses as answers, the body cap, the timeout, cancellation and headers. Serialized, so that fewer TLS
-/// handshakes are in flight when another suite creates an lws context (lws 4.1.6 then takes new OpenSSL
-/// indexes for the whole process; `HTTPFetcher`'s documentation).
+/// statuses as answers, the body cap, the timeout, cancellation and headers, and a handshake across another
+/// context's creation (lws 4.1.6 then takes new OpenSSL indexes for the whole process; `ContextCreation`).
+/// Serialized: the fetches share the process's one fetch context.
 @Suite("HTTPS GET over libwebsockets", .serialized, .timeLimit(.minutes(1)))
 struct HTTPFetcherTests {
     /// Runs `body` with the API peer on a loopback port; everything is removed afterwards.
@@ -64,6 +64,34 @@ struct HTTPFetcherTests {
             // Two answered fetches; the refused ones never reached the request line.
             _ = try await peer.reported("request", times: 2)
             #expect(peer.transcript.filter { $0.hasPrefix("request") }.count == 2, "only the trusted fetches got through")
+        }
+    }
+
+    /// lws 4.1.6 loses the verify callback of a handshake in flight when a context is created
+    /// (`ContextCreation`). The relay holds the handshake while the test creates one.
+    @Test("TLS: a context created in the middle of a handshake costs neither the fetch nor the verdict",
+          arguments: [true, false])
+    func handshakeAcrossAContextCreation(trusted: Bool) async throws {
+        try await withAPI { ca, _, apiPort in
+            try await withPeer("held-relay", [String(apiPort)]) { relay, port in
+                let request = try request(port, "/api/live/live?live_id=abc",
+                                          tls: trusted ? .trusting(caFile: ca.certificate) : .system)
+                let fetch = Task { try await HTTPFetcher.fetch(request) }
+                _ = try await relay.report("held bytes=")
+                let other = await WebSocketLoopPool.started(connections: 1, name: "BCWebSocketTests.created")
+                try relay.write(line: "release")
+                let result = await fetch.result
+                await other.shutdown()
+                if trusted {
+                    #expect(try result.get().status == 200)
+                } else {
+                    guard case .failure(let failure as HTTPFetchFailure) = result, case .tls(let detail) = failure else {
+                        Issue.record("expected a TLS failure, got \(result)")
+                        return
+                    }
+                    #expect(detail.contains("not trusted"))
+                }
+            }
         }
     }
 

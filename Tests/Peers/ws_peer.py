@@ -8,7 +8,7 @@ of stdout. Every later stdout line is a report the test may wait for ("key=value
 runs until the test kills it (or, for the client scenario, until it is done).
 
 When stdin is a pipe (as the tests give it), the peer exits as soon as that pipe closes: a test run
-that dies without stopping it leaves nothing behind.
+that dies without stopping it leaves nothing behind. Lines on it are commands ("release").
 
   echo                  on open: report the request path and Origin, and the negotiated extensions,
                         send "hello"; answer every message with "echo:" + it (text or bytes).
@@ -20,6 +20,10 @@ that dies without stopping it leaves nothing behind.
   mute                  complete the upgrade, send "hello", then stop reading the socket, so pings
                         are never answered.
   tls CERT KEY          like echo, over TLS with this certificate chain and key.
+  held-relay PORT       accept TCP connections and relay each to 127.0.0.1:PORT both ways, but hold the
+                        first bytes of each ("held bytes=N") until a line "release" arrives on stdin;
+                        from then on nothing is held. (A TLS client's handshake waits there, between
+                        its ClientHello and the server's certificate, as long as the test wants.)
   client URL [plain]    connect to URL as a client (offering permessage-deflate unless "plain"),
                         send "hello from python", report every message received as
                         "received fragments=N text=..." and close after the second one.
@@ -114,6 +118,33 @@ async def run_silent():
     await asyncio.Future()
 
 
+released = threading.Event()
+
+
+async def run_held_relay(target_port):
+    async def pipe(reader, writer):
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def accept(reader, writer):
+        first = await reader.read(65536)
+        report(f"held bytes={len(first)}")
+        await asyncio.to_thread(released.wait)
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target_port)
+        up_writer.write(first)
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    report(str(server.sockets[0].getsockname()[1]))
+    await asyncio.Future()
+
+
 async def run_client(url, compression):
     async with connect(url, ping_interval=None, open_timeout=5, compression=compression) as ws:
         report(f"extensions={extensions_of(ws)}")
@@ -134,8 +165,12 @@ def exit_with_parent():
         return
 
     def watch():
-        while os.read(0, 4096):
-            pass
+        pending = b""
+        while data := os.read(0, 4096):
+            pending += data
+            *lines, pending = pending.split(b"\n")
+            if b"release" in lines:
+                released.set()
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
@@ -163,6 +198,8 @@ def main(argv):
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args[0], args[1])
         coroutine = run_server(echo_handler, ssl_context=context)
+    elif scenario == "held-relay":
+        coroutine = run_held_relay(int(args[0]))
     elif scenario == "client":
         coroutine = run_client(args[0], None if args[1:] == ["plain"] else "deflate")
     else:

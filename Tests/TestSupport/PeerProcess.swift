@@ -135,6 +135,11 @@ public final class PeerProcess: @unchecked Sendable {
         if !exit.hasExited { kill(process.processIdentifier, signal) }
     }
 
+    /// Writes `line` and a newline to the process's stdin (a peer reads commands there, e.g. "release").
+    public func write(line: String) throws {
+        try stdin.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
     /// Terminates (SIGTERM, then SIGKILL after 2 s) and reaps the process.
     public func stop() {
         let alreadyReaped = reaped.withLock { done in
