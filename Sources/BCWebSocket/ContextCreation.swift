@@ -1,7 +1,7 @@
 import CLibWebSockets
 import Synchronization
 
-/// Every libwebsockets context of the process is created here, one at a time, and counted.
+/// Every libwebsockets context of the process is created here, and watched.
 ///
 /// lws 4.1.6 allocates a new OpenSSL ex-data index each time it creates a context
 /// (`lws_context_init_ssl_library`, lib/tls/openssl/openssl-tls.c) and keeps it in one process-wide global.
@@ -10,31 +10,41 @@ import Synchronization
 /// makes that lookup fail: lws logs "can't get wsi from ssl privdata" and fails the handshake with a bare
 /// "SSL err 1", whatever the certificate, and without calling our verify callback. So a process that creates
 /// a context (an HTTP fetcher, a server, a pool's next loop) while another loop is in a TLS handshake loses
-/// that handshake. lws offers no way to keep the index, so the binding counts creations: a TLS attempt that
-/// failed without a certificate verdict while the count moved is tried again (`retriesAfterCreation`).
-/// Creation is also serialised, since lws' OpenSSL global init is not safe from two threads at once.
+/// that handshake. lws offers no way to keep the index, so the binding watches creations: a TLS attempt that
+/// failed without a certificate verdict while a creation began, ended or was under way is tried again
+/// (`retriesAfterCreation`).
+///
+/// Creations are not serialised: one takes about 50 ms here (OpenSSL loads the system store), tests create
+/// dozens at once, and a queue of them held every waiting loop past its clients' connect timeouts. OpenSSL's
+/// own global init and index allocation are thread-safe (1.1 and later).
 enum ContextCreation {
     /// How many times one connection is tried again because a context was created during its handshake.
     static let retriesAfterCreation = 3
 
-    private static let lock = Mutex(())
-    private static let created = Atomic<UInt64>(0)
+    /// Moves twice per creation, once before lws is called and once after it returns.
+    private static let moves = Atomic<UInt64>(0)
+    /// Creations under way.
+    private static let underWay = Atomic<Int>(0)
 
-    /// Creations started so far; compare a value read before a connect with one read after its failure.
-    static var generation: UInt64 { created.load(ordering: .acquiring) }
+    /// Read before a TLS connect; `mayHaveLostHandshake(startedAt:)` compares it after a failure.
+    static var generation: UInt64 { moves.load(ordering: .acquiring) }
 
-    /// `lws_create_context`, serialised with every other creation in the process. The count moves before lws
-    /// touches the index, so a handshake failing because of this creation always sees it moved.
+    /// `lws_create_context`, watched.
     static func create(_ info: inout lws_context_creation_info) -> OpaquePointer? {
-        lock.withLock { _ in
-            created.add(1, ordering: .releasing)
-            return lws_create_context(&info).map { UInt(bitPattern: $0) }
-        }.flatMap { OpaquePointer(bitPattern: $0) }
+        underWay.add(1, ordering: .sequentiallyConsistent)
+        moves.add(1, ordering: .sequentiallyConsistent)
+        defer {
+            moves.add(1, ordering: .sequentiallyConsistent)
+            underWay.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        return lws_create_context(&info)
     }
 
-    /// A TLS attempt that failed before any certificate verdict, begun at `generation`, may have lost its
-    /// handshake to a context created meanwhile.
+    /// A TLS attempt begun at `generation` failed before any certificate verdict. It may have lost its handshake
+    /// if a creation began or ended since (the index changed after the connect) or is under way now (one that
+    /// began just before the connect may change the index after it).
     static func mayHaveLostHandshake(startedAt generation: UInt64) -> Bool {
-        self.generation != generation
+        underWay.load(ordering: .sequentiallyConsistent) > 0
+            || moves.load(ordering: .sequentiallyConsistent) != generation
     }
 }
