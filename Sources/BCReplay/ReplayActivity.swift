@@ -14,6 +14,9 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
     case left(ClientID, key: String?)
     /// An item went to the channel's subscribers.
     case sent(ReplayItem, key: String, subscribers: Int)
+    /// A run of items due at the same moment (a recording at `--speed max`, frames recorded together) went to the
+    /// channel's subscribers in one write: how many, the first and the last.
+    case sentRun(first: ReplayItem, last: ReplayItem, count: Int, key: String, subscribers: Int)
     /// A fault was injected.
     case fault(ClientID, String)
     /// A client sent something that is not bcsvr.
@@ -36,6 +39,8 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
         case .left(let client, nil): "\(client) disconnected"
         case .sent(let item, let key, let subscribers):
             "sent \(item.fixtureName ?? item.location.description) on \(TerminalText.excerpt(key)) to \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
+        case .sentRun(let first, let last, let count, let key, let subscribers):
+            "sent \(count) frames, \(Self.span(first, last)), on \(TerminalText.excerpt(key)) to \(subscribers) subscriber\(subscribers == 1 ? "" : "s")"
         case .fault(let client, let what): "fault on \(client): \(what)"
         case .unknownCommand(let client, let text):
             "\(client) sent something that is not bcsvr: \(TerminalText.excerpt(text))"
@@ -47,5 +52,13 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
         case .abandoned(let peer, let after):
             "a connection from \(peer) ended after \(after.spoken) without completing its WebSocket handshake (hung up, not HTTP, or timed out)"
         }
+    }
+
+    /// Where a run came from: `session.ndjson:12–40` within one recording, else its first and last item.
+    private static func span(_ first: ReplayItem, _ last: ReplayItem) -> String {
+        if first.fixtureName == nil, last.fixtureName == nil, first.location.file == last.location.file {
+            return "\(first.location)–\(last.location.line)"
+        }
+        return "\(first.fixtureName ?? first.location.description) to \(last.fixtureName ?? last.location.description)"
     }
 }

@@ -143,6 +143,15 @@ public struct ReplayItem: Hashable, Sendable, Codable {
         return hasLineBreak ? nil : utf8[utf8.index(after: keyEnd)...]
     }
 
+    /// The stored bytes' count: about what sending it costs.
+    var approximateSize: Int {
+        switch content {
+        case .fixture(_, let json): json.utf8.count
+        case .recordedFrame(let text, _, _): text.utf8.count
+        case .recordedBinary(let bytes, _): bytes.count
+        }
+    }
+
     /// A recorded binary frame's bytes, sent as a binary frame exactly as received; nil for anything else.
     public var binaryFrame: [UInt8]? {
         if case .recordedBinary(let bytes, _) = content { bytes } else { nil }

@@ -120,6 +120,12 @@ public actor ReplayServer {
     /// True once a channel has finished and no other is playing (`waitUntilEveryChannelFinished`).
     public var playedOut: Bool { aChannelFinished && playing.isEmpty }
 
+    /// How many times a channel waited for room for its next item, a subscriber being behind, and how many
+    /// things happened that end such a wait (a subscriber drained or left, a wait timed out). The tests hold the
+    /// first to the second: a wait that ends without a cause spins (see `roomForNext`).
+    var roomWaits = 0
+    var roomWakeCauses = 0
+
     /// A channel stopped playing (finished, or forgotten): wakes `waitUntilEveryChannelFinished` if it was the last.
     private func stoppedPlaying(_ key: String) {
         playing.remove(key)
@@ -211,7 +217,10 @@ public actor ReplayServer {
             log(.abandoned(peer: peer, after: after))
         case .drained(let client):
             clients[client]?.fullSince = nil
-            if let key = clients[client]?.key { wakeRoomWaiters(of: key) }
+            if let key = clients[client]?.key {
+                roomWakeCauses += 1
+                wakeRoomWaiters(of: key)
+            }
         case .text(let client, let text):
             for line in BCSVRLine.lines(in: text) { command(String(line), from: client) }
         }
@@ -257,6 +266,7 @@ public actor ReplayServer {
     /// A subscriber of `key` left it. Once nobody is left, the channel waits `resumeGrace` for one to come back,
     /// then is forgotten.
     private func left(_ key: String) {
+        roomWakeCauses += 1
         wakeRoomWaiters(of: key)
         guard !hasAnySubscriber(key), playbacks[key] != nil, releases[key] == nil else { return }
         let grace = limits.resumeGrace
@@ -303,7 +313,7 @@ public actor ReplayServer {
     private func waitForDeparture(of client: ClientID, atMost limit: Duration) async {
         guard clients[client] != nil else { return }
         let timeout = Task {
-            try? await Task.sleep(for: limit)
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
             self.departureWaiters.removeValue(forKey: client)?.resume()
         }
         await withCheckedContinuation { departureWaiters[client] = $0 }
@@ -317,7 +327,9 @@ public actor ReplayServer {
     // MARK: - Playback
 
     private func play(_ schedule: any Sequence<ReplaySchedule.Step> & Sendable, on key: String) async {
-        for step in schedule {
+        var steps = schedule.makeIterator()
+        var next = steps.next()
+        while let step = next {
             // A zero delay (`--speed max`) still yields, so that the server hears its clients between sends.
             if step.delay > .zero { try? await Task.sleep(for: step.delay) } else { await Task.yield() }
             if Task.isCancelled { return }
@@ -329,11 +341,38 @@ public actor ReplayServer {
                 }
                 if Task.isCancelled { return }
             }
-            send(step.item, on: key)
+            next = steps.next()
+            guard let following = next, following.delay == .zero, faultsAllowRuns else {
+                send(step.item, on: key)
+                continue
+            }
+            // The steps due at once go out together: one hand-off to each subscriber's connection and one log
+            // entry for the run, not one per item (at `--speed max` those cost the server most of its time). A run
+            // stops at `runLimit` bytes, so the room check above still comes every 64 KiB or so, or at
+            // `runLimitItems` items (a looped recording of empty frames has no bytes to stop at).
+            var run = [step.item, following.item]
+            var bytes = step.item.approximateSize + following.item.approximateSize
+            next = steps.next()
+            while let item = next, item.delay == .zero, bytes < Self.runLimit, run.count < Self.runLimitItems {
+                run.append(item.item)
+                bytes += item.item.approximateSize
+                next = steps.next()
+            }
+            send(run, on: key, asRun: true)
         }
         aChannelFinished = true
         log(.finished(key: key))
         stoppedPlaying(key)
+    }
+
+    /// The bytes of items a playback sends as one run, at most (about: a run stops once past it).
+    public static let runLimit = 64 * 1024
+    /// The items a playback sends as one run, at most.
+    public static let runLimitItems = 1_024
+
+    /// Faults count single messages, so with any of them items go one at a time.
+    private var faultsAllowRuns: Bool {
+        faults.dropAfter == nil && faults.stallAfter == nil && faults.fragments <= 1
     }
 
     /// Waits while a subscriber of `key` has more than the high-water mark queued; closes one that stays so
@@ -354,13 +393,23 @@ public actor ReplayServer {
         }
         guard let earliest else { return true }
         let deadline = earliest + limits.stalledSubscriberTimeout
+        // Only a timer that ran out wakes the waiters: cancelled (the wait ended first), it must not wake the
+        // next wait. It did once, and each cancelled timer woke the wait that cancelled the next: the channel
+        // spun, starting a timer task a turn whose dispatch timers lived on to their deadlines, some 80 MB a
+        // second of them while a subscriber that never reads was held (ReplayLimitsTests).
         let timeout = Task {
-            try? await Task.sleep(until: deadline)
-            self.wakeRoomWaiters(of: key)
+            guard (try? await Task.sleep(until: deadline)) != nil else { return }
+            self.roomWaitTimedOut(on: key)
         }
+        roomWaits += 1
         await withCheckedContinuation { roomWaiters[key, default: []].append($0) }
         timeout.cancel()
         return false
+    }
+
+    private func roomWaitTimedOut(on key: String) {
+        roomWakeCauses += 1
+        wakeRoomWaiters(of: key)
     }
 
     private func wakeRoomWaiters(of key: String) {
@@ -386,8 +435,8 @@ public actor ReplayServer {
 
     /// Sends `items` to the subscribers of `key`, in order, the text frames of a run handed to each subscriber's
     /// connection at once (`WebSocketServer.send(texts:to:)`), not one by one. Only without faults, which count
-    /// single messages.
-    private func send(_ items: [ReplayItem], on key: String) {
+    /// single messages. `asRun` logs one `.sentRun` for them all instead of a `.sent` for each.
+    private func send(_ items: [ReplayItem], on key: String, asRun: Bool = false) {
         let receivers = receivers(of: key)
         var texts: [[UInt8]] = []
         texts.reserveCapacity(items.count)
@@ -405,9 +454,12 @@ public actor ReplayServer {
             } else {
                 continue
             }
-            if logsSends { log(.sent(item, key: key, subscribers: receivers.count)) }
+            if logsSends, !asRun { log(.sent(item, key: key, subscribers: receivers.count)) }
         }
         flush()
+        if logsSends, asRun, let first = items.first, let last = items.last {
+            log(.sentRun(first: first, last: last, count: items.count, key: key, subscribers: receivers.count))
+        }
     }
 
     /// The clients subscribed to `key` and not stalled, in a stable order.

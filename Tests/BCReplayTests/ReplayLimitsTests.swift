@@ -1,5 +1,5 @@
 import BCListener
-import BCReplay
+@testable import BCReplay
 import BCWebSocket
 import Foundation
 import Testing
@@ -31,7 +31,10 @@ struct ReplayLimitsTests {
     @Test("a log reader that falls behind loses entries, counted, never memory, and is told how many")
     func activityIsBounded() async throws {
         let count = 20
-        let schedule = ReplaySchedule(items: Self.items(count), options: .init(interval: .zero, speed: .max, loop: false))
+        // A millisecond apart, so each item is sent and logged on its own (items due at once go as one run, one
+        // entry: `itemsDueAtOnceGoAsRuns`).
+        let schedule = ReplaySchedule(items: Self.items(count),
+                                      options: .init(interval: .milliseconds(1), speed: .max, loop: false))
         let server = try await ReplayServer(schedule: schedule, limits: ReplayLimits(maxPendingActivity: 4))
         let loop = WebSocketLoop(name: "ReplayLimitsTests.activity")
         let (link, events) = try Self.client(of: server, loop: loop)
@@ -66,9 +69,47 @@ struct ReplayLimitsTests {
         await server.stop()
     }
 
-    /// A recording of empty frames (nothing to send), looped at full speed: every step is due at once and sends
-    /// nothing, yet the playback must still give the server back between steps, so PINGs are answered.
-    @Test("a looped recording of empty frames at full speed never holds the server")
+    @Test("items due at once go out as runs of about 64 KiB, one log entry each, every item received in order")
+    func itemsDueAtOnceGoAsRuns() async throws {
+        let count = 100
+        let items = Self.items(count)  // some 2 KB each: a run holds about 32
+        let schedule = ReplaySchedule(items: items, options: .init(interval: .zero, speed: .max, loop: false))
+        let server = try await ReplayServer(schedule: schedule)
+        let activity = Inbox(server.activity)
+        let loop = WebSocketLoop(name: "ReplayLimitsTests.runs")
+        let (link, events) = try Self.client(of: server, loop: loop)
+        link.send("SUB\tk")
+        var received: [String] = []
+        while received.count < count {
+            guard let event = try await events.next(within: .seconds(10), "the played messages") else { break }
+            if case .text(let text) = event, text.hasPrefix("MSG") { received.append(text) }
+        }
+        #expect(received == items.map { "MSG\tk\t" + $0.text }, "every item, once, in order")
+
+        // Each log entry is a run (a lone item left at the end of the schedule is a run of one, logged as `.sent`).
+        var runs: [(first: String?, last: String?, count: Int)] = []
+        while let entry = try await activity.next(within: .seconds(10), "the log up to the end of the playback") {
+            if case .sentRun(let first, let last, let count, "k", 1) = entry {
+                runs.append((first.fixtureName, last.fixtureName, count))
+            } else if case .sent(let item, "k", 1) = entry {
+                runs.append((item.fixtureName, item.fixtureName, 1))
+            } else if case .finished = entry {
+                break
+            }
+        }
+        #expect(runs.map(\.count).reduce(0, +) == count)
+        let largest = ReplayServer.runLimit / 2_000 + 1
+        #expect(runs.count <= count / (largest - 1) + 2 && runs.allSatisfy { $0.count <= largest },
+                "\(runs.map(\.count))")
+        #expect(runs.first?.first == "comment-0" && runs.last?.last == "comment-\(count - 1)")
+        link.close()
+        await loop.shutdown()
+        await server.stop()
+    }
+
+    /// A recording of empty frames (nothing to send), looped at full speed: every step is due at once and none
+    /// has bytes, so only the cap on items ends a run. Without it the playback never gave the server back: no ACK.
+    @Test("a looped recording of empty frames at full speed never holds the server: runs end at runLimitItems")
     func emptyFramesLoopedAtFullSpeedLeaveTheServerAnswering() async throws {
         let empty = ReplayItem(content: .recordedFrame(text: "", recordedKey: "k", offset: .zero),
                                location: ReplaySourceLocation(file: "empty.ndjson", line: 1))
@@ -90,6 +131,19 @@ struct ReplayLimitsTests {
         link.close()
         await loop.shutdown()
         await server.stop()
+    }
+
+    @Test("a run is logged as a person reads it: how many, from where to where, on which key")
+    func aRunsLogLine() {
+        func frame(_ line: Int) -> ReplayItem {
+            ReplayItem(content: .recordedFrame(text: "MSG\tk\t{}", recordedKey: "k", offset: .zero),
+                       location: ReplaySourceLocation(file: "session.ndjson", line: line))
+        }
+        let recorded = ReplayActivity.sentRun(first: frame(12), last: frame(40), count: 29, key: "k", subscribers: 2)
+        #expect(recorded.description == "sent 29 frames, session.ndjson:12–40, on k to 2 subscribers")
+        let fixtures = Self.items(3)
+        let mixed = ReplayActivity.sentRun(first: fixtures[0], last: fixtures[2], count: 3, key: "k", subscribers: 1)
+        #expect(mixed.description == "sent 3 frames, comment-0 to comment-2, on k to 1 subscriber")
     }
 
     @Test("a subscriber that stops reading is closed after the stall timeout; the channel plays on for the others")
@@ -115,6 +169,11 @@ struct ReplayLimitsTests {
         guard case .refused(let client, _) = refusal else { return }
         _ = try await activity.first(within: .seconds(15), "the stalled subscriber's departure") { $0 == .left(client, key: nil) }
         #expect(await server.queuedBytes(for: client) == 0)
+        // The channel waited for the stuck one without spinning: each wait ended by a cause (the reader draining,
+        // the timeout), not by the cancelled timer of the wait before (which once ran away: a wait a turn, and
+        // 80 MB a second of dispatch timers).
+        let (waits, causes) = await (server.roomWaits, server.roomWakeCauses)
+        #expect(waits <= causes + 1, "\(waits) waits for room, \(causes) causes to end one")
 
         // The reader keeps receiving after the stuck one is gone.
         var afterwards = 0
