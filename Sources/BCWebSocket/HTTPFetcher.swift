@@ -62,7 +62,7 @@ enum HTTPFetchCommand: Sendable {
     case start(HTTPFetchJob)
     case cancel(UInt64)
     /// Another attempt of a fetch whose handshake a context creation may have lost (posted by the service thread
-    /// itself, from inside `lws_client_connect_via_info`).
+    /// itself, from the failed connection's callback).
     case retry(UInt64)
 }
 
@@ -252,9 +252,7 @@ final class HTTPFetchService: @unchecked Sendable {
         // lws copies the strings. It may call CLIENT_CONNECTION_ERROR before returning, which finishes the
         // exchange with its reason.
         exchange.contextGeneration = ContextCreation.generation
-        exchange.connecting = true
         let wsi = lws_client_connect_via_info(&connection)
-        exchange.connecting = false
         guard exchanges[exchange.id] === exchange, !exchange.closed else { return }
         if let wsi {
             exchange.wsi = wsi
@@ -358,19 +356,15 @@ final class HTTPFetchService: @unchecked Sendable {
             if status > 0 {
                 // lws 4.1 reports some statuses (401 among them) as a connection error; still an answer.
                 finish(exchange, .success(HTTPFetchResponse(status: status, body: [])))
-            } else if exchange.job.secure, !exchange.certificateRejected, let vhost = exchange.vhost,
+            } else if exchange.job.secure, !exchange.certificateRejected, exchange.vhost != nil,
                       exchange.retriesAfterCreation < ContextCreation.retriesAfterCreation,
                       ContextCreation.mayHaveLostHandshake(startedAt: exchange.contextGeneration) {
-                // A context created elsewhere during the handshake may have failed it: try once more. Not from
-                // inside lws_client_connect_via_info, which is still setting this connection up.
+                // A context created elsewhere during the handshake may have failed it: try once more, from the
+                // service loop, not from inside this connection's callback (or its lws_client_connect_via_info).
                 exchange.retriesAfterCreation += 1
                 exchange.wsi = nil
-                if exchange.connecting {
-                    mailbox.withLock { $0.commands.append(.retry(exchange.id)) }
-                    lws_cancel_service(context)
-                } else {
-                    connect(exchange, vhost: vhost)
-                }
+                mailbox.withLock { $0.commands.append(.retry(exchange.id)) }
+                lws_cancel_service(context)
             } else {
                 finish(exchange, .failure(Self.classify(message, secure: exchange.job.secure,
                                                         certificateRejected: exchange.certificateRejected,
@@ -444,11 +438,10 @@ private final class HTTPExchange {
     var certificateRejected = false
     /// The vhost it connects through, kept for another attempt.
     var vhost: OpaquePointer?
-    /// `ContextCreation.generation` when the current attempt began; attempts made again after a handshake lost
-    /// to a context creation; inside `lws_client_connect_via_info`.
+    /// `ContextCreation.generation` when the current attempt began, and the attempts made again after a
+    /// handshake lost to a context creation.
     var contextGeneration: UInt64 = 0
     var retriesAfterCreation = 0
-    var connecting = false
     /// lws closed (or is closing) the connection itself: nothing to kill.
     var closed = false
 
