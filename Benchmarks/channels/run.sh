@@ -4,13 +4,14 @@
 # channels changes. One table of wall rate, the listener's CPU per message and CPU use (above 100% = more than one
 # core), the replay server's CPU per message and the listener's peak memory. See Benchmarks/channels/README.md.
 #
-#   Benchmarks/channels/run.sh [--channels 1,10,100] [--messages 200000] [--ping-interval S]
+#   Benchmarks/channels/run.sh [--channels 1,10,100] [--messages 1000000] [--ping-interval S]
 #                              [--compression off,on] [--small]
 #
 # --compression on is listen's default (it offers permessage-deflate, replay accepts it); off is --no-compression.
-# PING every 0.5 s without compression (the listener at full load must keep its keepalive), every 30 s (listen's
-# default) with it, where replay's deflate sets the pace and its ACKs queue behind its backlog; --ping-interval S
-# sets both.
+# PING every 2 s without compression (the listener at full load must keep its keepalive; a run lasts about two
+# intervals), every 30 s (listen's default) with it, where replay's deflate sets the pace and its ACKs queue behind
+# its backlog; --ping-interval S sets both. Below about 1 s an ACK waits behind more than two intervals of queued
+# messages at 100 channels (replay outruns the listener), and the app's rule rightly calls the link dead.
 # BCSTREAM_BIN=path uses that bcstream instead of building one; PYTHON=path picks the Python (default python3).
 set -euo pipefail
 
@@ -19,8 +20,8 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source-path=SCRIPTDIR source=../common.sh
 source "$here/../common.sh"
 channels=1,10,100
-messages=200000
-ping_off=0.5
+messages=1000000
+ping_off=2
 ping_on=30
 modes=off,on
 python=${PYTHON:-python3}
