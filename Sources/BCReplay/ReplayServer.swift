@@ -92,8 +92,7 @@ public actor ReplayServer {
         // The channels once per push, not per item: a push of a thousand items would otherwise walk every client
         // a thousand times.
         let keys = Set(clients.values.compactMap(\.key))
-        guard faults.dropAfter == nil, faults.stallAfter == nil, faults.fragments <= 1 else {
-            // Faults count single messages: one at a time.
+        guard faultsAllowRuns else {
             for item in items {
                 for key in keys { send(item, on: key) }
             }
