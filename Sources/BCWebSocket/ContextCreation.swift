@@ -26,7 +26,7 @@ enum ContextCreation {
     /// Creations under way.
     private static let underWay = Atomic<Int>(0)
 
-    /// Read before a TLS connect; `mayHaveLostHandshake(startedAt:)` compares it after a failure.
+    /// Read before a TLS connect; `retries(…startedAt:)` compares it after a failure.
     static var generation: UInt64 { moves.load(ordering: .acquiring) }
 
     /// `lws_create_context`, watched.
@@ -40,11 +40,14 @@ enum ContextCreation {
         return lws_create_context(&info)
     }
 
-    /// A TLS attempt begun at `generation` failed before any certificate verdict. It may have lost its handshake
-    /// if a creation began or ended since (the index changed after the connect) or is under way now (one that
-    /// began just before the connect may change the index after it).
-    static func mayHaveLostHandshake(startedAt generation: UInt64) -> Bool {
-        underWay.load(ordering: .sequentiallyConsistent) > 0
+    /// Whether a failed connection attempt is made again, unseen by its caller: a TLS attempt with no certificate
+    /// verdict, begun at `generation`, tried again fewer than `retriesAfterCreation` times, that may have lost its
+    /// handshake: a creation began or ended since (the index changed after the connect) or is under way now (one
+    /// that began just before the connect may change the index after it). The one rule for every client.
+    static func retries(secure: Bool, certificateRejected: Bool, retriedSoFar: Int, startedAt generation: UInt64)
+        -> Bool {
+        guard secure, !certificateRejected, retriedSoFar < retriesAfterCreation else { return false }
+        return underWay.load(ordering: .sequentiallyConsistent) > 0
             || moves.load(ordering: .sequentiallyConsistent) != generation
     }
 }

@@ -356,9 +356,11 @@ final class HTTPFetchService: @unchecked Sendable {
             if status > 0 {
                 // lws 4.1 reports some statuses (401 among them) as a connection error; still an answer.
                 finish(exchange, .success(HTTPFetchResponse(status: status, body: [])))
-            } else if exchange.job.secure, !exchange.certificateRejected, exchange.vhost != nil,
-                      exchange.retriesAfterCreation < ContextCreation.retriesAfterCreation,
-                      ContextCreation.mayHaveLostHandshake(startedAt: exchange.contextGeneration) {
+            } else if exchange.vhost != nil,
+                      ContextCreation.retries(secure: exchange.job.secure,
+                                              certificateRejected: exchange.certificateRejected,
+                                              retriedSoFar: exchange.retriesAfterCreation,
+                                              startedAt: exchange.contextGeneration) {
                 // A context created elsewhere during the handshake may have failed it: try once more, from the
                 // service loop, not from inside this connection's callback (or its lws_client_connect_via_info).
                 exchange.retriesAfterCreation += 1

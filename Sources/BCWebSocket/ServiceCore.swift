@@ -879,9 +879,9 @@ final class ServiceCore: @unchecked Sendable {
             failure = .timedOut(after: ContinuousClock.now - session.startedAt)
         }
         session.wsi = nil
-        if client.url.isSecure, !session.certificateRejected, session.stage != .upgrading,
-           session.retriesAfterCreation < ContextCreation.retriesAfterCreation,
-           ContextCreation.mayHaveLostHandshake(startedAt: session.contextGeneration) {
+        if session.stage != .upgrading,
+           ContextCreation.retries(secure: client.url.isSecure, certificateRejected: session.certificateRejected,
+                                   retriedSoFar: session.retriesAfterCreation, startedAt: session.contextGeneration) {
             // A context created elsewhere during the handshake may have failed it (see ContextCreation):
             // the same address again, unseen by the client.
             session.retriesAfterCreation += 1
