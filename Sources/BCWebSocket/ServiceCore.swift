@@ -58,7 +58,10 @@ final class ServiceCore: @unchecked Sendable {
         var since: ContinuousClock.Instant
     }
 
+    /// A client vhost: what its connections share. Only a `secure` one sets up TLS, which loads the system's CA
+    /// store (tens of milliseconds of CPU at start-up, for nothing on a `ws://` link).
     private struct VhostKey: Hashable {
+        var secure: Bool
         var caFile: String?
         var permessageDeflate: Bool
     }
@@ -296,15 +299,30 @@ final class ServiceCore: @unchecked Sendable {
             if AddressResolver.isIPv4(configuration.host) {
                 info.options |= bc_lws_option_disable_ipv6()
             }
+            if configuration.tls == nil {
+                // No TLS at all: lws then sets up no OpenSSL context, nor loads the system's CA store for clients
+                // this server never makes (tens of milliseconds of CPU at start-up).
+                info.options &= ~bc_lws_option_ssl_global_init()
+            }
             if let tls = configuration.tls {
                 // lws (built with OpenSSL) loads both at context creation and serves TLS on every connection.
                 info.ssl_cert_filepath = UnsafePointer(permanentString(tls.certificateFile))
                 info.ssl_private_key_filepath = UnsafePointer(permanentString(tls.privateKeyFile))
             }
         }
+        if case .client = role {
+            // The client's vhosts are made by `vhost(for:secure:)`, TLS only where a connection needs it. One is
+            // made now: lws hands EVENT_WAIT_CANCELLED (the mailbox's wake-up) only to a vhost's protocol.
+            info.options |= bc_lws_option_explicit_vhosts()
+        }
         guard let context = ContextCreation.create(&info) else { return nil }
-        if case .client = role, let base = lws_get_vhost_by_name(context, "bc-0") {
-            vhosts[VhostKey(caFile: nil, permessageDeflate: true)] = base
+        if case .client = role {
+            self.context = context
+            guard vhost(VhostKey(secure: false, caFile: nil, permessageDeflate: true)) != nil else {
+                lws_context_destroy(context)
+                self.context = nil
+                return nil
+            }
         }
         return context
     }
@@ -644,15 +662,21 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     private func vhost(for configuration: WebSocketClientConfiguration, secure: Bool) -> OpaquePointer? {
-        let key = VhostKey(caFile: secure && !configuration.tls.insecure ? configuration.tls.caFile : nil,
-                           permessageDeflate: configuration.permessageDeflate)
+        vhost(VhostKey(secure: secure, caFile: secure && !configuration.tls.insecure ? configuration.tls.caFile : nil,
+                       permessageDeflate: configuration.permessageDeflate))
+    }
+
+    private func vhost(_ key: VhostKey) -> OpaquePointer? {
         if let vhost = vhosts[key] { return vhost }
         guard let context else { return nil }
         var info = lws_context_creation_info()
         info.port = bc_lws_port_no_listen()
         info.protocols = UnsafePointer(protocols)
         info.extensions = key.permessageDeflate ? UnsafePointer(extensions) : nil
-        info.options = bc_lws_option_ssl_global_init()
+        // Without this option lws makes the vhost no client TLS context (`lws_context_init_client_ssl`).
+        info.options = key.secure ? bc_lws_option_ssl_global_init() : 0
+        info.timeout_secs = Self.lwsHandshakeTimeoutSeconds
+        info.connect_timeout_secs = Self.lwsHandshakeTimeoutSeconds
         info.gid = -1
         info.uid = -1
         info.vhost_name = UnsafePointer(permanentString("bc-\(vhosts.count + 1)"))
