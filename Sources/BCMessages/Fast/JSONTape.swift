@@ -98,10 +98,12 @@ struct TapeScanner {
 
     /// Scans the whole text; on success `entries[0]` is the top-level value.
     ///
-    /// One loop with every bit of state in locals, not a recursive descent: the position, the tape and the open
-    /// containers stay in registers. The open containers form a stack threaded through the tape itself: while a
-    /// container is open, its entry's `a` holds the tape index of the container around it (-1 for none), and
-    /// its `b` counts its values; closing it sets `a` to the index after its last value, as readers expect.
+    /// One loop with every bit of state in locals, not a recursive descent: the position, the tape and the
+    /// innermost open container (its entry, kind and count of values so far) stay in registers. The other open
+    /// containers form a stack threaded through the tape itself: while a container is open, its entry's `a`
+    /// holds the tape index of the container around it (-1 for none), and while a container inside it is open,
+    /// its `b` holds its count of values; closing it sets `a` to the index after its last value and `b` to the
+    /// count, as readers expect.
     mutating func scan() throws(TapeScanError) {
         var entries = self.entries
         defer { self.entries = entries }  // on error too: the caller frees the buffer
@@ -110,6 +112,8 @@ struct TapeScanner {
         var index = 0
         var depth = 0
         var open: Int32 = -1  // the innermost open container's entry, -1 at the top level
+        var openIsObject = false
+        var openCount: Int32 = 0  // values of `open` completed so far
 
         /// The next byte that is not whitespace, at `index`; throws at the end of the text.
         @inline(__always)
@@ -146,8 +150,11 @@ struct TapeScanner {
                 index &+= 1
                 let isObject = opener == UInt8(ascii: "{")
                 let entry = Int32(truncatingIfNeeded: entries.count)
+                if open >= 0 { entries[Int(open)].b = openCount }
                 entries.append(TapeEntry(kind: isObject ? .object : .array, flags: 0, a: open, b: 0, c: 0))
                 open = entry
+                openIsObject = isObject
+                openCount = 0
                 if try skipWhitespace(&index) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index &+= 1
                     closesNow = true
@@ -166,7 +173,12 @@ struct TapeScanner {
                     // The container `open` ends: its `a` (the parent) becomes the index after its last value.
                     let parent = entries[Int(open)].a
                     entries[Int(open)].a = Int32(truncatingIfNeeded: entries.count)
+                    entries[Int(open)].b = openCount
                     open = parent
+                    if open >= 0 {
+                        openCount = entries[Int(open)].b
+                        openIsObject = entries[Int(open)].kind == .object
+                    }
                     depth &-= 1
                     closesNow = false
                 }
@@ -178,24 +190,26 @@ struct TapeScanner {
                     }
                     return
                 }
-                entries[Int(open)].b &+= 1
-                let isObject = entries[Int(open)].kind == .object
-                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                openCount &+= 1
+                let closer = openIsObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 let next = try skipWhitespace(&index)
                 index &+= 1
-                if next == closer {
-                    closesNow = true
-                    continue
+                if next == UInt8(ascii: ",") {
+                    // Foundation accepts a trailing comma. In compact text a key's quote follows at once.
+                    if index < count, base[index] == UInt8(ascii: "\""), openIsObject {
+                        expectingKey = true
+                        break
+                    }
+                    if try skipWhitespace(&index) == closer {
+                        index &+= 1
+                        closesNow = true
+                        continue
+                    }
+                    expectingKey = openIsObject
+                    break
                 }
-                guard next == UInt8(ascii: ",") else { throw TapeScanError() }
-                // Foundation accepts a trailing comma.
-                if try skipWhitespace(&index) == closer {
-                    index &+= 1
-                    closesNow = true
-                    continue
-                }
-                expectingKey = isObject
-                break
+                guard next == closer else { throw TapeScanError() }
+                closesNow = true
             }
         }
     }
