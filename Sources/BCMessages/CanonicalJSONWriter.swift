@@ -155,11 +155,20 @@ public struct CanonicalJSONWriter: Sendable {
 
     /// A member's key that needs no escaping (a catalogue key: checked by the generator), and the colon.
     public mutating func key(_ key: StaticString) {
-        element()
-        append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { append($0) }
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
+        // `,"key":` in one piece: one capacity check, one copy (this runs for every member of every message).
+        // (`withUTF8Buffer`, not `utf8Start`: a one-character literal may be stored as a scalar.)
+        let comma = atFirstMember ? 0 : 1
+        atFirstMember = false
+        key.withUTF8Buffer { utf8 in
+            let length = utf8.count
+            let at = room(comma + length + 3)
+            at.pointee = UInt8(ascii: ",")
+            (at + comma).pointee = UInt8(ascii: "\"")
+            if let source = utf8.baseAddress { (at + comma + 1).update(from: source, count: length) }
+            (at + comma + 1 + length).pointee = UInt8(ascii: "\"")
+            (at + comma + 2 + length).pointee = UInt8(ascii: ":")
+            commit(comma + length + 3)
+        }
     }
 
     /// A member's key known only at run time, escaped, and the colon. (Named apart from `key(_:)`: a string
@@ -241,8 +250,11 @@ public struct CanonicalJSONWriter: Sendable {
     }
 
     public mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { appendEscaped($0) }
+        // In place for a native string (nearly every one); `withUTF8` on a copy otherwise.
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var value = value
+            value.withUTF8 { appendEscaped($0) }
+        }
     }
 
     private static let hex: StaticString = "0123456789abcdef"
@@ -394,10 +406,14 @@ public struct CanonicalJSONWriter: Sendable {
             self.int(Int(int))
         } else if let uint = UInt64(digits) {
             append(contentsOf: String(uint).utf8)
+        } else if let decimal = Decimal(string: digits) {
+            // A fraction, an exponent or digits beyond UInt64, which `JSONValue.encode(to:)` encodes as a
+            // `Decimal` when one holds it: `JSONEncoder` writes a Decimal as its `description` (pinned by
+            // `CanonicalJSONWriterTests`), and going through it costs microseconds a number.
+            append(contentsOf: decimal.description.utf8)
         } else {
-            // A fraction, an exponent or digits beyond UInt64: rare enough to leave to JSONEncoder's own
-            // rules (`Decimal`, then `Double`), which `JSONValue.encode(to:)` chooses between.
-            appendEncoded(JSONValue.number(digits))
+            // Beyond Decimal's range: a Double, as `JSONValue.encode(to:)` then encodes it.
+            double(Double(digits) ?? 0)
         }
     }
 

@@ -133,6 +133,10 @@ import Testing
         "18446744073709551616", "123456789012345678901234567890", "0.5", "1.50", "1e5", "1E+2", "-2.5e-3", "3.0e-7",
         // Around the integers copied as they are: leading zeros and signs are parsed and printed again.
         "007", "-007", "+5", "-1", "999999999999999999", "-999999999999999999", "1234567890123456789", "-00",
+        // Fractions written from their Decimal, and those beyond Decimal's range from their Double.
+        "0.1", "-0.0", "100.0", "0.000001", "0.30000000000000004", "3.14159265358979323846264338327950288",
+        "-12.000", "12.5e+2", "-1.25e-10", "9999999999999999999999999999999999999999.1", "1e130", "1e-130",
+        "1.7976931348623157e308", "5e-324",
     ]
 
     @Test func aCopiedWriterIsAValueEachWritesOnItsOwn() {
@@ -180,6 +184,16 @@ import Testing
         var writer = CanonicalJSONWriter()
         writer.value(.number(digits))
         #expect(writer.text == (try Self.encoded(JSONValue.number(digits))))
+    }
+
+    /// Beyond even a Double: `JSONEncoder` refuses the infinity, and the writer says it failed (its caller then
+    /// falls back to `JSONEncoder`, which reports the error).
+    @Test(arguments: ["1e400", "-1e400"])
+    func aNumberBeyondDoubleFailsAsJSONEncoderDoes(_ digits: String) {
+        var writer = CanonicalJSONWriter()
+        writer.value(.number(digits))
+        #expect(writer.failed)
+        #expect(throws: EncodingError.self) { try Self.encoded(JSONValue.number(digits)) }
     }
 
     /// The generator sorts each struct's keys with `String`'s `<`; `JSONEncoder` must agree, for every kind of
