@@ -375,6 +375,26 @@ final class TapeDocument {
         let entry = entries[Int(index)]
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)])
         work += raw.count
+        // Plain ASCII is made about as fast as it is looked up: only strings whose making costs more (escapes
+        // to undo, UTF-8 to check) are looked up.
+        guard entry.flags & (TapeEntry.escaped | TapeEntry.nonASCII) != 0, StringCache.caches(length: raw.count)
+        else { return makeString(entry, raw) }
+        let cache: Unmanaged<StringCache>
+        if let strings {
+            cache = strings
+        } else {
+            cache = StringCache.current
+            strings = cache
+        }
+        // Borrowed, not retained: the thread holds its cache until it ends, and a decode never changes thread.
+        return cache._withUnsafeGuaranteedRef { $0.string(for: raw) { makeString(entry, raw) } }
+    }
+
+    /// This thread's cache of recent Strings, taken on the first string read.
+    @exclusivity(unchecked) private var strings: Unmanaged<StringCache>?
+
+    /// The string `entry` is, made from its bytes `raw`.
+    private func makeString(_ entry: TapeEntry, _ raw: UnsafeBufferPointer<UInt8>) -> String? {
         if entry.flags & (TapeEntry.escaped | TapeEntry.control) == 0 {
             return Self.validString(raw, isASCII: entry.flags & TapeEntry.nonASCII == 0)
         }
