@@ -62,10 +62,10 @@ struct StringCacheTests {
         let json = Data(#"{"t":1,"lci":"9","u":"1","ac":"\u307f\u304b\u3093\uD83C\uDF4A","cm":"\u521d\u898b\u3067\u3059\u3088\u308d\u3057\u304f","iurl":"https:\/\/cdn.example.com\/profile\/1_m.jpeg"}"#.utf8)
         let decoder = BCMessageDecoder()
         let first = try decoder.decode(json)
-        let hitsBefore = StringCache.current.takeUnretainedValue().hits  // synchronous: still this thread's
+        let hitsBefore = DecodeThreadState.current.takeUnretainedValue().strings.hits  // synchronous: still this thread's
         let second = try decoder.decode(json)
         #expect(first == second)
-        #expect(StringCache.current.takeUnretainedValue().hits >= hitsBefore + 3)  // ac, cm and iurl
+        #expect(DecodeThreadState.current.takeUnretainedValue().strings.hits >= hitsBefore + 3)  // ac, cm and iurl
         guard case .comment(let comment) = second else {
             Issue.record("not a comment: \(second)")
             return

@@ -44,6 +44,20 @@ struct TapeBuffer {
         base = .allocate(capacity: self.capacity)
     }
 
+    /// A buffer of at least `capacity` entries: this thread's spare one when it is large enough.
+    init(reusing state: DecodeThreadState, capacity: Int) {
+        if let spare = state.takeSpare(capacity: capacity) {
+            self.init(base: spare.base, capacity: spare.capacity)
+        } else {
+            self.init(capacity: capacity)
+        }
+    }
+
+    private init(base: UnsafeMutablePointer<TapeEntry>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
     @inline(__always)
     mutating func append(_ entry: TapeEntry) {
         if count == capacity { grow() }
@@ -67,6 +81,11 @@ struct TapeBuffer {
 
     /// Frees the entries (TapeEntry is trivial: nothing to deinitialize).
     func deallocate() { base.deallocate() }
+
+    /// Gives the entries back as this thread's spare buffer, or frees them.
+    func recycle() {
+        DecodeThreadState.current._withUnsafeGuaranteedRef { $0.recycle(base, capacity: capacity) }
+    }
 }
 
 /// The JSON text is not a JSON document. Why does not matter here: `BCMessageDecoder` describes it from the text.
@@ -93,7 +112,9 @@ struct TapeScanner {
         self.base = base
         count = bytes.count
         // Messages average one value per ~12 bytes; this avoids regrowth for typical messages.
-        entries = TapeBuffer(capacity: bytes.count / 8 + 4)
+        entries = DecodeThreadState.current._withUnsafeGuaranteedRef {
+            TapeBuffer(reusing: $0, capacity: bytes.count / 8 + 4)
+        }
     }
 
     /// Scans the whole text; on success `entries[0]` is the top-level value.

@@ -17,8 +17,8 @@ import Darwin
 /// read successfully are kept, and a hit is a String equal to what reading the same bytes again would give
 /// (the same bytes give the same String: decoding depends on nothing else).
 ///
-/// One cache per thread (`current`), so decodes on several threads never share or lock one. A decode is
-/// synchronous: the cache it took at its start is used on that thread only, and only until it returns.
+/// One cache per thread (`DecodeThreadState`), so decodes on several threads never share or lock one. A decode
+/// is synchronous: the cache it took at its start is used on that thread only, and only until it returns.
 final class StringCache {
     /// Strings made from fewer bytes are stored inside the String itself (no allocation to save).
     static let minimumLength = 16
@@ -98,28 +98,4 @@ final class StringCache {
         hash ^= hash &>> 29
         return hash | 1
     }
-
-    /// This thread's cache, made on first use and released when the thread ends (the thread holds the reference
-    /// that keeps it).
-    static var current: Unmanaged<StringCache> {
-        if let raw = pthread_getspecific(threadKey) {
-            return Unmanaged<StringCache>.fromOpaque(raw)
-        }
-        let cache = Unmanaged.passRetained(StringCache())
-        pthread_setspecific(threadKey, cache.toOpaque())
-        return cache
-    }
-
-    private static let threadKey: pthread_key_t = {
-        var key = pthread_key_t()
-        #if canImport(Darwin)
-        pthread_key_create(&key) { Unmanaged<StringCache>.fromOpaque($0).release() }
-        #else
-        pthread_key_create(&key) { raw in
-            guard let raw else { return }
-            Unmanaged<StringCache>.fromOpaque(raw).release()
-        }
-        #endif
-        return key
-    }()
 }

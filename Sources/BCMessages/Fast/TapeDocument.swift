@@ -63,7 +63,7 @@ final class TapeDocument {
         tables.reserveCapacity(8)
     }
 
-    deinit { entries.deallocate() }
+    deinit { entries.recycle() }
 
     /// Scans `bytes`; nil when they are not a JSON document.
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TapeDocument? {
@@ -71,7 +71,7 @@ final class TapeDocument {
         do {
             try scanner.scan()
         } catch {
-            scanner.entries.deallocate()
+            scanner.entries.recycle()
             return nil
         }
         return TapeDocument(bytes: bytes, entries: scanner.entries)
@@ -379,19 +379,19 @@ final class TapeDocument {
         // to undo, UTF-8 to check) are looked up.
         guard entry.flags & (TapeEntry.escaped | TapeEntry.nonASCII) != 0, StringCache.caches(length: raw.count)
         else { return makeString(entry, raw) }
-        let cache: Unmanaged<StringCache>
-        if let strings {
-            cache = strings
+        let state: Unmanaged<DecodeThreadState>
+        if let threadState {
+            state = threadState
         } else {
-            cache = StringCache.current
-            strings = cache
+            state = DecodeThreadState.current
+            threadState = state
         }
-        // Borrowed, not retained: the thread holds its cache until it ends, and a decode never changes thread.
-        return cache._withUnsafeGuaranteedRef { $0.string(for: raw) { makeString(entry, raw) } }
+        // Borrowed, not retained: the thread holds its state until it ends, and a decode never changes thread.
+        return state._withUnsafeGuaranteedRef { $0.strings.string(for: raw) { makeString(entry, raw) } }
     }
 
-    /// This thread's cache of recent Strings, taken on the first string read.
-    @exclusivity(unchecked) private var strings: Unmanaged<StringCache>?
+    /// This thread's decode state (its cache of recent Strings), taken on the first string looked up.
+    @exclusivity(unchecked) private var threadState: Unmanaged<DecodeThreadState>?
 
     /// The string `entry` is, made from its bytes `raw`.
     private func makeString(_ entry: TapeEntry, _ raw: UnsafeBufferPointer<UInt8>) -> String? {

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the fast engine keeps from one decode to the next on a thread: its cache of recent Strings, and one
+/// spare tape buffer, so that a message's tape is written into the last message's memory instead of a fresh
+/// allocation (a typical tape, at about 1 KiB, is past the sizes malloc serves from its per-thread cache).
+///
+/// Per thread (a pthread key), so decodes on several threads never share or lock it; released when the thread
+/// ends. A decode is synchronous: what it takes from here stays on its thread until it returns.
+final class DecodeThreadState {
+    let strings = StringCache()
+    /// The spare buffer, when there is one.
+    private var spare: UnsafeMutablePointer<TapeEntry>?
+    private var spareCapacity = 0
+
+    /// The largest buffer kept as the spare (64 KiB of entries): a huge message's tape is freed, not held.
+    static let largestSpare = 4096
+
+    deinit { spare?.deallocate() }
+
+    /// The spare buffer when it holds at least `capacity` entries (it is then no longer the spare).
+    func takeSpare(capacity: Int) -> (base: UnsafeMutablePointer<TapeEntry>, capacity: Int)? {
+        guard let spare, spareCapacity >= capacity else { return nil }
+        self.spare = nil
+        return (spare, spareCapacity)
+    }
+
+    /// Keeps `base` as the spare if there is none and it is not too large, else frees it.
+    func recycle(_ base: UnsafeMutablePointer<TapeEntry>, capacity: Int) {
+        if spare == nil, capacity <= Self.largestSpare {
+            spare = base
+            spareCapacity = capacity
+        } else {
+            base.deallocate()
+        }
+    }
+
+    /// This thread's state, made on first use; the thread holds the reference that keeps it.
+    static var current: Unmanaged<DecodeThreadState> {
+        if let raw = pthread_getspecific(threadKey) {
+            return Unmanaged<DecodeThreadState>.fromOpaque(raw)
+        }
+        let state = Unmanaged.passRetained(DecodeThreadState())
+        pthread_setspecific(threadKey, state.toOpaque())
+        return state
+    }
+
+    private static let threadKey: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        pthread_key_create(&key) { Unmanaged<DecodeThreadState>.fromOpaque($0).release() }
+        #else
+        pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<DecodeThreadState>.fromOpaque(raw).release()
+        }
+        #endif
+        return key
+    }()
+}
