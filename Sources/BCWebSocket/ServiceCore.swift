@@ -976,9 +976,11 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     private func deliver(_ session: ServiceSession, _ message: Received, size: Int, wsi: OpaquePointer) {
-        if let client = session.client {
+        // Only the two fields it needs, not a copy of the whole `ClientSide` (a retain and a release of each of
+        // its references, for every frame).
+        if let deliver = session.client?.deliver {
             // Counted before it is handed over: the consumer may release it before `deliver` returns.
-            if let window = client.window {
+            if let window = session.client?.window {
                 let id = session.id
                 // One resume closure per session, not one per message.
                 let resume: @Sendable () -> Void
@@ -996,8 +998,8 @@ final class ServiceCore: @unchecked Sendable {
                 }
             }
             switch message {
-            case .text(let text): client.deliver(.text(text))
-            case .binary(let bytes): client.deliver(.binary(bytes))
+            case .text(let text): deliver(.text(text))
+            case .binary(let bytes): deliver(.binary(bytes))
             }
         } else if case .server(_, let events, _) = role {
             let client = ClientID(rawValue: session.id)
