@@ -375,26 +375,6 @@ final class TapeDocument {
         let entry = entries[Int(index)]
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)])
         work += raw.count
-        // Plain ASCII is made about as fast as it is looked up: only strings whose making costs more (escapes
-        // to undo, UTF-8 to check) are looked up.
-        guard entry.flags & (TapeEntry.escaped | TapeEntry.nonASCII) != 0, StringCache.caches(length: raw.count)
-        else { return makeString(entry, raw) }
-        let state: Unmanaged<DecodeThreadState>
-        if let threadState {
-            state = threadState
-        } else {
-            state = DecodeThreadState.current
-            threadState = state
-        }
-        // Borrowed, not retained: the thread holds its state until it ends, and a decode never changes thread.
-        return state._withUnsafeGuaranteedRef { $0.strings.string(for: raw) { makeString(entry, raw) } }
-    }
-
-    /// This thread's decode state (its cache of recent Strings), taken on the first string looked up.
-    @exclusivity(unchecked) private var threadState: Unmanaged<DecodeThreadState>?
-
-    /// The string `entry` is, made from its bytes `raw`.
-    private func makeString(_ entry: TapeEntry, _ raw: UnsafeBufferPointer<UInt8>) -> String? {
         if entry.flags & (TapeEntry.escaped | TapeEntry.control) == 0 {
             return Self.validString(raw, isASCII: entry.flags & TapeEntry.nonASCII == 0)
         }
