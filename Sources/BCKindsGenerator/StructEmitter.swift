@@ -381,7 +381,7 @@ struct StructEmitter {
         lines.append("    default: break")
         lines.append("    }")
         lines.append("}")
-        lines.append("if object.document.lookedUp != nil {")
+        lines.append("if object.notesKeys {")
         let quoted = keys.map { "\"\($0)\"" }.joined(separator: ", ")
         if quoted.count + 40 > SwiftText.width {
             lines.append("    object.noteKeys([")
@@ -524,7 +524,7 @@ struct StructEmitter {
         case .double: return read("double") + ")"
         case .strings, .ints:
             let rule = property.type == .strings ? "forceString" : "forceInt"
-            return read("forcedArray") + ", object.document.\(rule))"
+            return read("forcedArray") + ", object.\(rule))"
         case .stringDictionary:
             return read("stringDictionary") + ")"
         case .openEnum(let name), .forcibleOpenEnum(let name):

@@ -312,7 +312,7 @@ extension BCResponse.CommentAttributes {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "avatar_body_image_url", "collab_streamer_ac", "created_at", "d", "description", "is_cheerleader",
                 "is_moderator", "linked_live_owner_name", "profile_frame_image_url", "push_image_url", "speech",

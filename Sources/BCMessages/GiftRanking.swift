@@ -549,7 +549,7 @@ extension BCResponse.GiftRanking {
             case 3:
                 if key.word(0) == 0x697261 {  // ari
                     try TapeObject.mark(&seen, 1 << 0)
-                    achievedRewardIconURLs = try object.optionalForcedArray(at: value, object.document.forceString)
+                    achievedRewardIconURLs = try object.optionalForcedArray(at: value, object.forceString)
                 } else if key.word(0) == 0x726163 {  // car
                     try TapeObject.mark(&seen, 1 << 3)
                     casterRankAfter = try object.optionalInt(at: value)
@@ -607,7 +607,7 @@ extension BCResponse.GiftRanking {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "ari", "biiu", "bilu", "car", "cbr", "cg", "ei", "eiu", "et", "iae", "ibu", "is_focus", "nrc", "nrs",
                 "nt", "r", "rap", "re", "riu", "rnp", "rp", "rt", "sar", "sbr", "sg", "tp",
@@ -710,7 +710,7 @@ extension BCResponse.GiftRanking.NearbyUser {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["biu", "gp", "iu", "liu", "n", "r", "u"])
         }
         self.init(

@@ -111,7 +111,7 @@ extension BCResponse.User {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "iurl", "u"])
         }
         guard let id, let name else { throw FastMiss() }

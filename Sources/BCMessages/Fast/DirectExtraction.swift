@@ -12,32 +12,67 @@
 struct FastMiss: Error {}
 
 /// An object of the tape, read member by member with the `Forcible` rules.
+///
+/// It borrows its document instead of holding it: an `Unmanaged` reference, read through
+/// `_withUnsafeGuaranteedRef`, so that making a `TapeObject`, copying it and reading a field cost no retain and no
+/// release (a strong reference cost a retain and a release per object, per member walk and per field: a fifth of
+/// a small message's decode). A `TapeObject` lives only inside the extraction the engine runs while it holds the
+/// document (`FastEngine.extractDirectly(_:)` takes it as an argument), and none is ever stored.
 struct TapeObject {
-    let document: TapeDocument
+    private let reference: Unmanaged<TapeDocument>
+    /// The document's tape and bytes, plain pointers read without touching the document.
+    private let entries: TapeBuffer
+    private let bytes: UnsafeBufferPointer<UInt8>
     /// The object's own tape index.
     let index: Int32
 
     init(_ document: TapeDocument, at index: Int32) throws(FastMiss) {
-        guard document.entries[Int(index)].kind == .object else { throw FastMiss() }
-        self.document = document
+        try self.init(Unmanaged.passUnretained(document), entries: document.entries, bytes: document.bytes, at: index)
+    }
+
+    private init(_ reference: Unmanaged<TapeDocument>, entries: TapeBuffer, bytes: UnsafeBufferPointer<UInt8>,
+                 at index: Int32) throws(FastMiss) {
+        guard entries[Int(index)].kind == .object else { throw FastMiss() }
+        self.reference = reference
+        self.entries = entries
+        self.bytes = bytes
         self.index = index
     }
+
+    /// Another object of the same document.
+    @inline(__always)
+    private func object(at index: Int32) throws(FastMiss) -> TapeObject {
+        try TapeObject(reference, entries: entries, bytes: bytes, at: index)
+    }
+
+    /// The document, for what is not on the hot path (the tests' key notes, a whole object as JSON values).
+    var document: TapeDocument { reference.takeUnretainedValue() }
+
+    /// Calls `body` with the document, borrowed: no retain, no release.
+    @inline(__always)
+    private func withDocument<Result>(_ body: (TapeDocument) -> Result) -> Result {
+        reference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether a test is noting the keys each path reads (`FastEngine.bothPaths`).
+    @inline(__always)
+    var notesKeys: Bool { withDocument { $0.lookedUp != nil } }
 
     /// The object's members, in document order.
     @inline(__always)
     var members: TapeMembers {
-        TapeMembers(document: document, nextKey: index + 1, remaining: document.entries[Int(index)].b)
+        TapeMembers(entries: entries, bytes: bytes, nextKey: index + 1, remaining: entries[Int(index)].b)
     }
 
     /// The message's `t` (the first `t` member, as a forcible Int); nil when absent, null or unreadable, or
     /// when a key before it is not plain ASCII (the generic path then decides).
     func typeNumber() -> Int? {
-        if document.lookedUp != nil { noteKeys(["t"]) }
+        if notesKeys { noteKeys(["t"]) }
         var members = self.members
         while let member = try? members.next() {
             if member.key.count == 1, member.key.start.pointee == UInt8(ascii: "t") {
                 guard !isNull(member.value) else { return nil }
-                return document.forceInt(at: member.value)
+                return forceInt(at: member.value)
             }
         }
         return nil
@@ -68,31 +103,37 @@ struct TapeObject {
     }
 
     @inline(__always)
-    func isNull(_ value: Int32) -> Bool { document.entries[Int(value)].kind == .null }
+    func isNull(_ value: Int32) -> Bool { entries[Int(value)].kind == .null }
 
     // MARK: - Reads of one member's value (required: not null; optional: nil when null)
 
     // The reads call the document's rules directly: passing `document.forceString` as a closure would capture
     // the document, a retain and a release per field.
     func string(at value: Int32) throws(FastMiss) -> String {
-        guard !isNull(value), let string = document.forceString(at: value) else { throw FastMiss() }
+        guard !isNull(value), let string = withDocument({ $0.forceString(at: value) }) else { throw FastMiss() }
         return string
     }
 
     func int(at value: Int32) throws(FastMiss) -> Int {
-        guard !isNull(value), let int = document.forceInt(at: value) else { throw FastMiss() }
+        guard !isNull(value), let int = withDocument({ $0.forceInt(at: value) }) else { throw FastMiss() }
         return int
     }
 
     func bool(at value: Int32) throws(FastMiss) -> Bool {
-        guard !isNull(value), let bool = document.forceBool(at: value) else { throw FastMiss() }
+        guard !isNull(value), let bool = withDocument({ $0.forceBool(at: value) }) else { throw FastMiss() }
         return bool
     }
 
     func double(at value: Int32) throws(FastMiss) -> Double {
-        guard !isNull(value), let double = document.forceDouble(at: value) else { throw FastMiss() }
+        guard !isNull(value), let double = withDocument({ $0.forceDouble(at: value) }) else { throw FastMiss() }
         return double
     }
+
+    /// The forcible rules by name, for arrays of forcible elements (`forcedArray(at:_:)`), the document borrowed.
+    func forceString(at value: Int32) -> String? { withDocument { $0.forceString(at: value) } }
+    func forceInt(at value: Int32) -> Int? { withDocument { $0.forceInt(at: value) } }
+    func forceBool(at value: Int32) -> Bool? { withDocument { $0.forceBool(at: value) } }
+    func forceDouble(at value: Int32) -> Double? { withDocument { $0.forceDouble(at: value) } }
 
     func optionalString(at value: Int32) throws(FastMiss) -> String? {
         if isNull(value) { return nil }
@@ -116,24 +157,24 @@ struct TapeObject {
 
     /// A nested object (`var x: T`).
     func object<T>(at value: Int32, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> T {
-        try make(try TapeObject(document, at: value))
+        try make(try object(at: value))
     }
 
     /// A nested object that may be null (`var x: T?`).
     func optionalObject<T>(at value: Int32, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> T? {
         if isNull(value) { return nil }
-        return try make(try TapeObject(document, at: value))
+        return try make(try object(at: value))
     }
 
     /// An array of objects, each required (`var x: [T]`).
     func objects<T>(at value: Int32, _ make: (TapeObject) throws(FastMiss) -> T) throws(FastMiss) -> [T] {
-        guard document.entries[Int(value)].kind == .array else { throw FastMiss() }
+        guard entries[Int(value)].kind == .array else { throw FastMiss() }
         var result: [T] = []
-        result.reserveCapacity(Int(document.entries[Int(value)].b))
+        result.reserveCapacity(Int(entries[Int(value)].b))
         var element = value + 1
-        for _ in 0..<document.entries[Int(value)].b {
-            result.append(try make(try TapeObject(document, at: element)))
-            element = document.next(after: element)
+        for _ in 0..<entries[Int(value)].b {
+            result.append(try make(try object(at: element)))
+            element = TapeDocument.next(after: element, in: entries)
         }
         return result
     }
@@ -146,14 +187,14 @@ struct TapeObject {
 
     /// An array of forcible elements (`@ForcibleArray var x: [String]`).
     func forcedArray<Element>(at value: Int32, _ rule: (Int32) -> Element?) throws(FastMiss) -> [Element] {
-        guard document.entries[Int(value)].kind == .array else { throw FastMiss() }
+        guard entries[Int(value)].kind == .array else { throw FastMiss() }
         var result: [Element] = []
-        result.reserveCapacity(Int(document.entries[Int(value)].b))
+        result.reserveCapacity(Int(entries[Int(value)].b))
         var element = value + 1
-        for _ in 0..<document.entries[Int(value)].b {
+        for _ in 0..<entries[Int(value)].b {
             guard !isNull(element), let read = rule(element) else { throw FastMiss() }
             result.append(read)
-            element = document.next(after: element)
+            element = TapeDocument.next(after: element, in: entries)
         }
         return result
     }
@@ -166,7 +207,8 @@ struct TapeObject {
 
     /// An object of forcible strings (`@Forcible var x: [String: String]`); the first of duplicate keys wins.
     func stringDictionary(at value: Int32) throws(FastMiss) -> [String: String] {
-        guard document.entries[Int(value)].kind == .object else { throw FastMiss() }
+        let document = self.document
+        guard entries[Int(value)].kind == .object else { throw FastMiss() }
         var result: [String: String] = [:]
         var member = value + 1
         for _ in 0..<document.entries[Int(value)].b {
@@ -195,7 +237,8 @@ struct TapeObject {
 
 /// The members of one object of the tape, in document order.
 struct TapeMembers {
-    let document: TapeDocument
+    let entries: TapeBuffer
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The tape index of the next member's key.
     var nextKey: Int32
     var remaining: Int32
@@ -207,13 +250,12 @@ struct TapeMembers {
     mutating func next() throws(FastMiss) -> (key: TapeKey, value: Int32)? {
         guard remaining > 0 else { return nil }
         remaining -= 1
-        let entry = document.entries[Int(nextKey)]
+        let entry = entries[Int(nextKey)]
         if entry.flags & (TapeEntry.escaped | TapeEntry.nonASCII | TapeEntry.control) != 0 { throw FastMiss() }
         let value = nextKey + 1
-        nextKey = document.next(after: value)
-        guard let base = document.bytes.baseAddress else { throw FastMiss() }
-        return (TapeKey(start: base + Int(entry.a), count: Int(entry.b - entry.a), end: base + document.bytes.count),
-                value)
+        nextKey = TapeDocument.next(after: value, in: entries)
+        guard let base = bytes.baseAddress else { throw FastMiss() }
+        return (TapeKey(start: base + Int(entry.a), count: Int(entry.b - entry.a), end: base + bytes.count), value)
     }
 }
 

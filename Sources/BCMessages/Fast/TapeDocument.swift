@@ -82,6 +82,12 @@ final class TapeDocument {
     /// The index of the entry after the value at `index` (and after everything inside it).
     @inline(__always)
     func next(after index: Int32) -> Int32 {
+        Self.next(after: index, in: entries)
+    }
+
+    /// `next(after:)` on a tape, for readers that hold the tape rather than the document.
+    @inline(__always)
+    static func next(after index: Int32, in entries: TapeBuffer) -> Int32 {
         let entry = entries[Int(index)]
         return entry.kind == .object || entry.kind == .array ? entry.a : index + 1
     }

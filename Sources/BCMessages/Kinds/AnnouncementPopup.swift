@@ -67,7 +67,7 @@ extension BCResponse.AnnouncementPopup {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["announcement_popup_url"])
         }
         guard let announcementPopupURL else { throw FastMiss() }

@@ -133,7 +133,7 @@ extension BCResponse.AppUserIDPosted {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "cm", "collab_streamer_ac", "iurl", "type", "u"])
         }
         guard let user_id, let user_name, let type, let appUserID, let collabStreamerName else { throw FastMiss() }

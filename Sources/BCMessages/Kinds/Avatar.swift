@@ -578,7 +578,7 @@ extension BCResponse.Avatar {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["avatar"])
         }
         guard let state else { throw FastMiss() }
@@ -673,7 +673,7 @@ extension BCResponse.Avatar.State {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "asset_bundle_url", "background", "body", "camera", "enabled", "is_fullscreen", "wipe_cameras",
                 "wipe_position",
@@ -833,7 +833,7 @@ extension BCResponse.Avatar.Body {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "asset_bundle_name", "asset_bundle_prefab_name", "clothes", "eye", "hair", "hair_color",
                 "hair_color_percentage", "hat", "head", "icon_url", "id", "mouth", "proportion", "skin_color",
@@ -876,12 +876,12 @@ extension BCResponse.Avatar.HairColor {
             case 8:
                 if key.word(0) == 0x746e656964617267 {  // gradient
                     try TapeObject.mark(&seen, 1 << 0)
-                    gradient = try object.optionalForcedArray(at: value, object.document.forceInt)
+                    gradient = try object.optionalForcedArray(at: value, object.forceInt)
                 }
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["gradient"])
         }
         self.init(
@@ -981,7 +981,7 @@ extension BCResponse.Avatar.Item {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "asset_bundle_name", "asset_bundle_prefab_name", "asset_bundle_prefab_postfix", "color", "icon_url",
                 "id", "updated_at", "url",
@@ -1066,7 +1066,7 @@ extension BCResponse.Avatar.ItemColor {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "asset_bundle_name", "asset_bundle_prefab_name", "asset_bundle_prefab_postfix", "setup", "value",
             ])
@@ -1118,7 +1118,7 @@ extension BCResponse.Avatar.AssetBundle {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["asset_bundle_name", "asset_bundle_prefab_name"])
         }
         self.init(

@@ -199,7 +199,7 @@ extension BCResponse.CheerLevelUp {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "ac", "burl", "cm", "is_yell_rank_up", "iurl", "speech", "u", "yell_bonus_description", "yell_level",
                 "yell_lp_url", "yell_rank",

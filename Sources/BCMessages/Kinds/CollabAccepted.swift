@@ -62,7 +62,7 @@ extension BCResponse.CollabAccepted {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["u"])
         }
         guard let userID else { throw FastMiss() }

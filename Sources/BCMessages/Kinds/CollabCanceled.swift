@@ -103,7 +103,7 @@ extension BCResponse.CollabCanceled {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "canceled_user_id", "iurl", "u"])
         }
         guard let user_id, let user_name, let canceledUserID else { throw FastMiss() }

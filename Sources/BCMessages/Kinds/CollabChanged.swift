@@ -68,7 +68,7 @@ extension BCResponse.CollabChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["is_connected_streaming_collab"])
         }
         guard let isConnectedStreamingCollab else { throw FastMiss() }

@@ -76,7 +76,7 @@ extension BCResponse.CollabClosed {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "iurl", "u"])
         }
         guard let user_id, let user_name else { throw FastMiss() }

@@ -117,7 +117,7 @@ extension BCResponse.CollabInviteCanceledByStreamer {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "collab_type", "invited_user_id", "iurl", "u"])
         }
         guard let user_id, let user_name, let collabType, let invitedUserID else { throw FastMiss() }

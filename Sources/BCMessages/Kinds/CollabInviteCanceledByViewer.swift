@@ -95,7 +95,7 @@ extension BCResponse.CollabInviteCanceledByViewer {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "collab_type", "iurl", "u"])
         }
         guard let user_id, let user_name, let collabType else { throw FastMiss() }

@@ -116,7 +116,7 @@ extension BCResponse.CollabInvited {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "collab_type", "invite_user_id", "iurl", "u"])
         }
         guard let user_id, let user_name, let collabType, let invitedUserID else { throw FastMiss() }

@@ -76,7 +76,7 @@ extension BCResponse.CollabPeerSignal {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["raw", "sender_id"])
         }
         guard let senderID, let raw else { throw FastMiss() }

@@ -76,7 +76,7 @@ extension BCResponse.CollabReadyMatching {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["cm", "speech"])
         }
         guard let text, let speech else { throw FastMiss() }

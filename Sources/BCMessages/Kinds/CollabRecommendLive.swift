@@ -129,7 +129,7 @@ extension BCResponse.CollabRecommendLive {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "cm", "iurl", "live_id", "speech", "u"])
         }
         guard let user_id, let user_name, let text, let speech, let liveID else { throw FastMiss() }

@@ -115,7 +115,7 @@ extension BCResponse.CollabRequested {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "collab_type", "is_reconnect", "iurl", "u"])
         }
         guard let user_id, let user_name, let isReconnect else { throw FastMiss() }

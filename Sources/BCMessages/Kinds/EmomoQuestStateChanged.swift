@@ -78,7 +78,7 @@ extension BCResponse.EmomoQuestStateChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["gift_event_id", "is_questing"])
         }
         guard let giftEventID, let isQuesting else { throw FastMiss() }

@@ -174,7 +174,7 @@ extension BCResponse.EmomoRunGift {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "ac", "burl", "consumed_score", "game_gift_command", "game_gift_id", "game_gift_type",
                 "gift_event_id", "iurl", "u",

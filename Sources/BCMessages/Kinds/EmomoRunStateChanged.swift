@@ -78,7 +78,7 @@ extension BCResponse.EmomoRunStateChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["gift_event_id", "is_running"])
         }
         guard let giftEventID, let isRunning else { throw FastMiss() }

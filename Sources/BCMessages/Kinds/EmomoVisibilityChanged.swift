@@ -63,7 +63,7 @@ extension BCResponse.EmomoVisibilityChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["is_visible"])
         }
         guard let isVisible else { throw FastMiss() }

@@ -108,7 +108,7 @@ extension BCResponse.FeverChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["current_meter", "ends_at", "max_meter", "starts_at"])
         }
         guard let currentMeter, let maxMeter, let startsAt, let endsAt else { throw FastMiss() }

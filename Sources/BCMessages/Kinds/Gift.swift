@@ -685,7 +685,7 @@ extension BCResponse.Gift {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "ac", "avatar_body_image_url", "avatar_user_ids", "became_cheerleader", "burl", "coins",
                 "collab_streamer_ac", "count", "effect_id", "gift_id", "gift_large_image_url",

@@ -173,7 +173,7 @@ extension BCResponse.GiftGacha {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "collab_user_id", "count", "gift_event_id", "image_url", "sender_id", "stock_image_url", "time",
                 "type",

@@ -133,7 +133,7 @@ extension BCResponse.GiftRankingChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ei", "iae", "nt", "r", "rp", "rt"])
         }
         guard

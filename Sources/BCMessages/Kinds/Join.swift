@@ -290,7 +290,7 @@ extension BCResponse.Join {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "ac", "avatar_body_image_url", "burl", "cm", "collab_streamer_ac", "created_at", "d", "description",
                 "is_cheerleader", "is_moderator", "iurl", "lci", "linked_live_owner_name", "online_viewer_num",

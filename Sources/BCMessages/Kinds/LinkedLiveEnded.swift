@@ -95,7 +95,7 @@ extension BCResponse.LinkedLiveEnded {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["linked_live"])
         }
         guard let linkedLive else { throw FastMiss() }
@@ -135,7 +135,7 @@ extension BCResponse.LinkedLiveEnded.LinkedLive {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["live_id", "owner_name"])
         }
         guard let liveID, let ownerName else { throw FastMiss() }

@@ -297,7 +297,7 @@ extension BCResponse.LiveChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "app", "collab_enabled", "collab_has_vacancy", "created_at", "orientation_v2", "sticker_enabled",
             ])
@@ -413,7 +413,7 @@ extension BCResponse.LiveChanged.App {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "app_id", "app_user_id_label", "icon_url", "is_app_user_id_hidden", "is_category", "is_listing",
                 "is_pr", "push_enabled", "short_title", "title",

@@ -111,7 +111,7 @@ extension BCResponse.LiveEnded {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["delay"])
         }
         self.init(
@@ -159,7 +159,7 @@ extension BCResponse.LiveEnded.Delay {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["expMultiplier", "uniMax", "uniMin"])
         }
         guard let uniformMin, let uniformMax, let exponentialMultiplier else { throw FastMiss() }

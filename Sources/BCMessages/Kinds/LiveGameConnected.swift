@@ -153,7 +153,7 @@ extension BCResponse.LiveGameConnected {
             case 8:
                 if key.word(0) == 0x7364695f72657375 {  // user_ids
                     try TapeObject.mark(&seen, 1 << 7)
-                    userIDs = try object.forcedArray(at: value, object.document.forceString)
+                    userIDs = try object.forcedArray(at: value, object.forceString)
                 }
             case 12:
                 if key.word(0) == 0x6d61675f6576696c && key.word(8) == 0x64695f65 {  // live_game_id
@@ -187,7 +187,7 @@ extension BCResponse.LiveGameConnected {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "live_game_id", "play_id", "request_user_badge_url", "request_user_id", "request_user_image_url",
                 "request_user_name", "title", "user_ids",

@@ -68,7 +68,7 @@ extension BCResponse.LiveGameDisconnected {
             case 8:
                 if key.word(0) == 0x7364695f72657375 {  // user_ids
                     try TapeObject.mark(&seen, 1 << 1)
-                    userIDs = try object.forcedArray(at: value, object.document.forceString)
+                    userIDs = try object.forcedArray(at: value, object.forceString)
                 }
             case 12:
                 if key.word(0) == 0x6d61675f6576696c && key.word(8) == 0x64695f65 {  // live_game_id
@@ -78,7 +78,7 @@ extension BCResponse.LiveGameDisconnected {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["live_game_id", "user_ids"])
         }
         guard let liveGameID, let userIDs else { throw FastMiss() }

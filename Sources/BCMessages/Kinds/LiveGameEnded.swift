@@ -62,7 +62,7 @@ extension BCResponse.LiveGameEnded {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["live_game_id"])
         }
         guard let liveGameID else { throw FastMiss() }

@@ -82,7 +82,7 @@ extension BCResponse.LiveGameInterruptibleChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["interruptible", "sent_at"])
         }
         guard let isInterruptible, let sentAt else { throw FastMiss() }

@@ -156,7 +156,7 @@ extension BCResponse.LiveGamePlaying {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["gifts", "live_game_id", "viewer_self_start_icon_url"])
         }
         guard let liveGameID, let viewerSelfStartIconURL, let gifts else { throw FastMiss() }
@@ -215,7 +215,7 @@ extension BCResponse.LiveGamePlaying.LiveGameGift {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["coins", "effect_type", "icon_url", "id"])
         }
         guard let id, let coins, let effectType, let iconURL else { throw FastMiss() }

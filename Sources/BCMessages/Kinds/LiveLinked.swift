@@ -138,7 +138,7 @@ extension BCResponse.LiveLinked {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["linked_live", "live"])
         }
         guard let linkedLive, let live else { throw FastMiss() }
@@ -207,7 +207,7 @@ extension BCResponse.LiveLinked.LinkedLive {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["live_id", "owner_badge_image_url", "owner_id", "owner_image_url", "owner_name"])
         }
         guard

@@ -122,7 +122,7 @@ extension BCResponse.LiveSelected {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "iurl", "owner_name", "target_live_id", "u"])
         }
         guard let user_id, let user_name, let ownerName else { throw FastMiss() }

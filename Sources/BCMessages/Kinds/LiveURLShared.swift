@@ -100,7 +100,7 @@ extension BCResponse.LiveURLShared {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "is_moderator", "iurl", "u"])
         }
         guard let user_id, let user_name, let isModerator else { throw FastMiss() }

@@ -138,7 +138,7 @@ extension BCResponse.LuckyPrize {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "iurl", "reward_image_url", "reward_title", "speech", "u"])
         }
         guard let user_id, let user_name, let speech, let rewardTitle, let rewardImageURL else { throw FastMiss() }

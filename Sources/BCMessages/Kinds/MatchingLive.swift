@@ -96,7 +96,7 @@ extension BCResponse.MatchingLive {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["cm", "matched_live_id", "speech"])
         }
         guard let text, let speech, let matchedLiveID else { throw FastMiss() }

@@ -62,7 +62,7 @@ extension BCResponse.MatchingLiveCanceled {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["user_id"])
         }
         guard let userID else { throw FastMiss() }

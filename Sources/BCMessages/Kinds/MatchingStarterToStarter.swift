@@ -66,7 +66,7 @@ extension BCResponse.MatchingStarterToStarter {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["matched_live_id"])
         }
         guard let matchedLiveID else { throw FastMiss() }

@@ -267,7 +267,7 @@ extension BCResponse.Memo {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "ac", "avatar_body_image_url", "burl", "cm", "collab_streamer_ac", "created_at", "d", "description",
                 "is_cheerleader", "is_moderator", "iurl", "lci", "linked_live_owner_name", "profile_frame_image_url",

@@ -84,7 +84,7 @@ extension BCResponse.ModeratorChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["is_appoint", "moderator_user_id"])
         }
         guard let moderatorUserID, let isAppointed else { throw FastMiss() }

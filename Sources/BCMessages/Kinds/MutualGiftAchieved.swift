@@ -150,7 +150,7 @@ extension BCResponse.MutualGiftAchieved {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["achieved_at", "event_id", "streamer", "viewer"])
         }
         guard let achievedAt, let eventID, let streamer, let viewer else { throw FastMiss() }
@@ -198,7 +198,7 @@ extension BCResponse.MutualGiftAchieved.Participant {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["profile_image_url", "user_id"])
         }
         guard let userID, let profileImageURL else { throw FastMiss() }

@@ -65,7 +65,7 @@ extension BCResponse.MutualGiftRewards {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["receivable_rewards"])
         }
         guard let receivableRewards else { throw FastMiss() }

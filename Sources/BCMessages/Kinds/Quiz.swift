@@ -211,7 +211,7 @@ extension BCResponse.Quiz {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["question", "quiz"])
         }
         guard let info, let question else { throw FastMiss() }
@@ -272,7 +272,7 @@ extension BCResponse.Quiz.Info {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["id", "remaining_user_num", "total_question_num", "total_user_num"])
         }
         guard let id, let remainingUserCount, let totalQuestionCount, let totalUserCount else { throw FastMiss() }
@@ -330,7 +330,7 @@ extension BCResponse.Quiz.Question {
             case 7:
                 if key.word(0) == 0x73726577736e61 {  // answers
                     try TapeObject.mark(&seen, 1 << 0)
-                    answers = try object.forcedArray(at: value, object.document.forceString)
+                    answers = try object.forcedArray(at: value, object.forceString)
                 }
             case 14:
                 if key.word(0) == 0x6e696e69616d6572 && key.word(8) == 0x656d69745f67 {  // remaining_time
@@ -354,7 +354,7 @@ extension BCResponse.Quiz.Question {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "answers", "body", "correct_answer_nth", "dismiss_popup_after", "nth", "remaining_time",
             ])

@@ -62,7 +62,7 @@ extension BCResponse.ShooterMatchingFinished {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["time"])
         }
         guard let time else { throw FastMiss() }

@@ -178,7 +178,7 @@ extension BCResponse.ShooterMatchingStateChanged {
             case 15:
                 if key.word(0) == 0x755f7265626d656d && key.word(8) == 0x7364695f726573 {  // member_user_ids
                     try TapeObject.mark(&seen, 1 << 3)
-                    memberUserIDs = try object.forcedArray(at: value, object.document.forceString)
+                    memberUserIDs = try object.forcedArray(at: value, object.forceString)
                 }
             case 16:
                 if key.word(0) == 0x6d656d5f74736f68 && key.word(8) == 0x657079745f726562 {  // host_member_type
@@ -188,7 +188,7 @@ extension BCResponse.ShooterMatchingStateChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "group_id", "group_status", "host_member_type", "member_user_ids", "room_id", "season_id",
                 "stage_id", "team_id", "team_status",

@@ -129,7 +129,7 @@ extension BCResponse.ShooterMemberStateChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["member_status", "member_type", "member_user_id", "season_id", "team_id"])
         }
         guard let memberStatus, let memberType, let seasonID, let teamID, let memberUserID else { throw FastMiss() }

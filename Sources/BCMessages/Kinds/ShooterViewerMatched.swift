@@ -100,7 +100,7 @@ extension BCResponse.ShooterViewerMatched {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["name", "profile_image_url", "user_id"])
         }
         guard let name, let profileImageURL, let userID else { throw FastMiss() }

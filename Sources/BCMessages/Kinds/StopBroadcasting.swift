@@ -62,7 +62,7 @@ extension BCResponse.StopBroadcasting {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["msg"])
         }
         guard let message else { throw FastMiss() }

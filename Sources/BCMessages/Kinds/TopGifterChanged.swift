@@ -99,7 +99,7 @@ extension BCResponse.TopGifterChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["burl", "iurl", "u"])
         }
         guard let userID, let profileImageURL, let badgeImageURL else { throw FastMiss() }

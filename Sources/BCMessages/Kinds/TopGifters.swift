@@ -123,7 +123,7 @@ extension BCResponse.TopGifters {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["users"])
         }
         guard let users else { throw FastMiss() }
@@ -179,7 +179,7 @@ extension BCResponse.TopGifters.RankingUser {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["ac", "burl", "iurl", "u"])
         }
         guard let userID, let profileImageURL, let badgeImageURL else { throw FastMiss() }

@@ -304,7 +304,7 @@ extension BCResponse.UserLevelUp {
                     && key.word(8) == 0x6f6c6f635f656775
                     && key.word(16) == 0x7365646f635f72 {
                     try TapeObject.mark(&seen, 1 << 5)
-                    levelGaugeColorCodes = try object.forcedArray(at: value, object.document.forceString)
+                    levelGaugeColorCodes = try object.forcedArray(at: value, object.forceString)
                 }
             case 26:
                 if key.word(0) == 0x76656c5f72657375  // user_level_gift_panel_text
@@ -317,7 +317,7 @@ extension BCResponse.UserLevelUp {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys([
                 "add_ex_point", "ex_point", "level", "level_border_color_code", "level_color_code",
                 "level_gauge_color_codes", "level_image_url", "next_level_ex_point", "u", "unlocks",
@@ -406,7 +406,7 @@ extension BCResponse.UserLevelUp.Unlock {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["item_image_url", "item_name", "level", "next_item_name", "next_level"])
         }
         guard let itemImageURL, let itemName, let level, let nextItemName, let nextLevel else { throw FastMiss() }

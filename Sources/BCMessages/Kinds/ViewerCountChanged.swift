@@ -85,7 +85,7 @@ extension BCResponse.ViewerCountChanged {
             default: break
             }
         }
-        if object.document.lookedUp != nil {
+        if object.notesKeys {
             object.noteKeys(["online_viewer_num", "total_viewer_num"])
         }
         guard let onlineViewerCount, let totalViewerCount else { throw FastMiss() }
