@@ -65,6 +65,35 @@ import Testing
         compare([String: String].self, literal)
     }
 
+    /// Unescaping copies plain bytes eight at a time: an escape, a raw control character or a byte beyond ASCII
+    /// at every offset of a string longer than two words, in strings that end at every length around them, reads
+    /// as Foundation reads it.
+    static let specialsAtEveryOffset: [String] = {
+        let specials = [#"\/"#, #"\u00e9"#, #"\uD83C\uDF38"#, #"\n"#, #"\""#, "\u{01}", "\u{1F}", "é", #"\x"#, #"\u12"#]
+        var literals: [String] = []
+        for special in specials {
+            for offset in 0..<20 {
+                for tail in [0, 1, 7, 8, 9] {
+                    let text = String(repeating: "a", count: offset) + special + String(repeating: "z", count: tail)
+                    literals.append("\"" + text + "\"")
+                }
+            }
+        }
+        return literals
+    }()
+
+    @Test func specialsAtEveryOffsetReadAsFoundationReadsThem() {
+        var read = 0
+        for literal in Self.specialsAtEveryOffset {
+            compare(String.self, literal)
+            let json = Data(#"{"v":\#(literal)}"#.utf8)
+            if (try? FastEngine.decodeValue(Box<String>.self, from: json)) != nil { read += 1 }
+        }
+        // Six of the ten specials are valid escapes or text, four are not (two control characters, `\x`, a short
+        // `\u`): both kinds are really exercised.
+        #expect(read == Self.specialsAtEveryOffset.count * 6 / 10)
+    }
+
     @Test(arguments: literals)
     func jsonValuesAgree(_ literal: String) {
         let json = Data(#"{"v":\#(literal)}"#.utf8)

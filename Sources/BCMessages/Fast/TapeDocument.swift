@@ -430,6 +430,22 @@ final class TapeDocument {
         var written = 0
         let count = raw.count
         while index < count {
+            // Eight plain bytes at a time (no backslash, no control character), copied as one word: `written`
+            // never passes `index` (every escape is longer than what it writes), so eight bytes stored at
+            // `written` while eight remain at `index` stay within the `raw.count` the output holds.
+            if count &- index >= 8 {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let special = Self.backslashOrControl(UInt64(littleEndian: word))
+                UnsafeMutableRawPointer(output + written).storeBytes(of: word, as: UInt64.self)
+                if special == 0 {
+                    index &+= 8
+                    written &+= 8
+                    continue
+                }
+                let plain = special.trailingZeroBitCount &>> 3
+                index &+= plain
+                written &+= plain
+            }
             let byte = base[index]
             if byte != UInt8(ascii: "\\") {
                 if byte < 0x20 { return nil }
@@ -491,6 +507,15 @@ final class TapeDocument {
             written &+= 1
         }
         return written
+    }
+
+    /// The high bit of each byte of `word` (byte 0 lowest) that is `\` or below 0x20, by the SWAR zero-byte test:
+    /// a byte above a flagged one may be flagged falsely, never the lowest flagged one.
+    @inline(__always)
+    private static func backslashOrControl(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let backslash = word ^ (ones &* 0x5C)
+        return ((backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & 0x8080_8080_8080_8080
     }
 
     /// Four hex digits at `index` as a UTF-16 unit, nil when any is not a hex digit.
