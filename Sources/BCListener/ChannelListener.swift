@@ -75,6 +75,33 @@ public struct ChannelListener: AsyncSequence, Sendable {
             }
         }
 
+        /// The batch API: replaces `events` (its storage kept) with every event the session has ready, in order,
+        /// waiting while there is none; false, with `events` empty, once the listener is over (where `next()`
+        /// returns nil). Under load that is every message of the frames the loop's thread read since the last call:
+        /// one call, and at most one suspension, per batch rather than per event, for consumers that write or
+        /// publish in bulk. `next()` and this hand out the same events, each once, and may be mixed.
+        ///
+        /// ```swift
+        /// var iterator = listener.makeAsyncIterator()
+        /// var events: [BCListenerEvent] = []
+        /// while await iterator.nextBatch(into: &events) {
+        ///     store(events)
+        /// }
+        /// ```
+        public mutating func nextBatch(into events: inout [BCListenerEvent],
+                                       isolation actor: isolated (any Actor)? = #isolation) async -> Bool {
+            events.removeAll(keepingCapacity: true)
+            while true {
+                if Task.isCancelled { session.handle([]) }
+                while let event = session.takeEvent() { events.append(event) }
+                if !events.isEmpty { return true }
+                if session.isOver { return false }
+                await session.inputs.next(into: &batch)
+                session.handle(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+
         /// Whether more received frames wait behind the event `next()` returned last: a consumer that buffers
         /// its output flushes it when this is false (the input went idle), so a quiet live is seen at once.
         public var moreAreWaiting: Bool {

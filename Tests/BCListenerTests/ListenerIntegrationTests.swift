@@ -315,3 +315,55 @@ struct ListenerIntegrationTests {
         }
     }
 }
+
+/// The batch API (`ChannelListener.Iterator.nextBatch(into:)`) against the same scripted peer.
+@Suite("ChannelListener's batch API", .timeLimit(.minutes(1)))
+struct ListenerBatchTests {
+    /// Every event once, in the order `for await` gives them, and every event made from one input in one batch:
+    /// the connection opening gives `connected` and `subscribed` together.
+    @Test("nextBatch hands out the session's events once each, in order, all that are ready at once")
+    func batchesHoldTheSessionInOrder() async throws {
+        try await withBCSVRPeer("normal") { peer, harness in
+            let listener = ChannelListener(configuration: harness.configuration(), loop: harness.loop)
+            let batches = try await withTimeout(.seconds(10), "the session in batches") { () async -> [[String]] in
+                var iterator = listener.makeAsyncIterator()
+                var events: [BCListenerEvent] = []
+                var batches: [[String]] = []
+                while await iterator.nextBatch(into: &events) { batches.append(events.map(\.outline)) }
+                #expect(events.isEmpty)
+                return batches
+            }
+            #expect(batches.flatMap { $0 } == ListenerIntegrationTests.session)
+            #expect(batches.first == ["connected", "subscribed"])
+            #expect(!batches.contains { $0.isEmpty })
+            _ = try await peer.reported("closed n=1 code=1000 reason=the live ended")
+        }
+    }
+
+    /// Mixed with `next()`: what one call hands out, the other does not hand out again.
+    @Test("next() and nextBatch mixed give each event once")
+    func mixedCallsGiveEachEventOnce() async throws {
+        try await withBCSVRPeer("normal") { _, harness in
+            let listener = ChannelListener(configuration: harness.configuration(), loop: harness.loop)
+            let what = "the session, next() and batches in turn"
+            let outline = try await withTimeout(.seconds(10), what) { () async -> [String] in
+                var iterator = listener.makeAsyncIterator()
+                var outline: [String] = []
+                var events: [BCListenerEvent] = []
+                var useBatch = false
+                while true {
+                    if useBatch {
+                        guard await iterator.nextBatch(into: &events) else { break }
+                        outline += events.map(\.outline)
+                    } else {
+                        guard let event = await iterator.next() else { break }
+                        outline.append(event.outline)
+                    }
+                    useBatch.toggle()
+                }
+                return outline
+            }
+            #expect(outline == ListenerIntegrationTests.session)
+        }
+    }
+}
