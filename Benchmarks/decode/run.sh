@@ -2,8 +2,10 @@
 # The decoding table: BCStream's fast engine and msgspec (Python, typed Structs with a tagged union on `t`,
 # built from the same catalogue) over the same bytes, one core each, in one run. See Benchmarks/decode/README.md.
 #
-#   Benchmarks/decode/run.sh [--seconds S] [--small]
+#   Benchmarks/decode/run.sh [--seconds S] [--small] [--corpus FILE ...]
 #
+# --corpus FILE adds a corpus of your own, timed beside the two built in, the same bytes for both decoders:
+# one JSON message a line, bcsvr `MSG` lines, or a recording from `bcstream listen --record`. Repeatable.
 # BCSTREAM_BIN=path uses that bcstream instead of building a release one; PYTHON=path picks the Python.
 set -euo pipefail
 
@@ -13,13 +15,18 @@ root=$(cd "$here/../.." && pwd)
 source "$here/../common.sh"
 seconds=3
 python=${PYTHON:-python3}
+extra=()
 
-usage() { sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 while (($#)); do
     case $1 in
         --seconds) [[ ${2:-} =~ ^[0-9]+(\.[0-9]+)?$ ]] || fail "--seconds wants a number"; seconds=$2; shift 2 ;;
         --small) seconds=0.3; shift ;;
+        --corpus)
+            [[ -n ${2:-} ]] || fail "--corpus wants a file: one JSON message a line"
+            [[ -f $2 && -r $2 ]] || fail "--corpus $2: no such readable file"
+            extra+=("$2"); shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; fail "unknown argument: $1" ;;
     esac
@@ -44,13 +51,18 @@ swift build --product bcstream-codegen >&2
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c 0)
 
-echo "machine: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores online; $("$python" -c 'import sys, msgspec; print(f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}")'); $(swift --version 2>/dev/null | head -1 | sed 's/ (.*//')"
-echo "timing: about $seconds s of CPU time per decoder and corpus, one core (${pin[*]:-unpinned})"
+echo "machine:  $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores online"
+echo "software: $("$python" -c 'import sys, msgspec; print(f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}")'); $(swift --version 2>/dev/null | head -1 | sed 's/ (.*//')"
+echo "timing:   about $seconds s of CPU time per decoder and corpus, one core (${pin[*]:-unpinned})"
 echo
 printf '%-30s %15s %15s %18s\n' "corpus" "bcstream msg/s" "msgspec msg/s" "bcstream/msgspec"
-for corpus in fixtures captured-style; do
-    file="$work/$corpus.ndjson"
-    "$BCSTREAM_BIN" bench --corpus "$corpus" --save-corpus "$file" > /dev/null
+for corpus in fixtures captured-style "${extra[@]}"; do
+    file="$work/$(basename "$corpus").ndjson"
+    # Built-in corpora by name; a file of your own is read (and checked) by bench itself, and saved the same way
+    # so that both decoders get exactly the lines bench kept.
+    if ! "$BCSTREAM_BIN" bench --corpus "$corpus" --save-corpus "$file" > /dev/null 2> "$work/error"; then
+        fail "corpus $corpus: $(head -1 "$work/error" | sed 's/^Error: //')"
+    fi
     ours=$("${pin[@]}" "$BCSTREAM_BIN" bench --only fast --corpus "$file" --seconds "$seconds" \
         | awk '/^BCStream fast path/ { gsub(",", "", $4); print $4 }')
     [[ -n $ours ]] || fail "bcstream bench printed no rate for $corpus"
@@ -59,6 +71,6 @@ for corpus in fixtures captured-style; do
     read -r rate typed untyped <<< "$theirs"
     messages=$(wc -l < "$file")
     ratio=$("$python" -c "print(f'{$ours / $rate:.2f}x')")
-    printf '%-30s %15s %15s %18s\n' "$corpus ($messages msgs)" "$ours" "$rate" "$ratio"
+    printf '%-30s %15s %15s %18s\n' "$(basename "$corpus") ($messages msgs)" "$ours" "$rate" "$ratio"
     [[ $untyped == 0 ]] || echo "  (msgspec: $typed typed, $untyped untyped: unknown kinds, decoded as plain objects)"
 done
