@@ -53,6 +53,35 @@ def fixture_frames(directory, who):
     return frames
 
 
+def corpus_frames(path, who):
+    """The messages of a corpus file of one's own: one JSON message a line, or a bcsvr `MSG<TAB>key<TAB>json` line
+    (the JSON is taken, whatever the key). Blank lines, other bcsvr lines (ACK, ERR...) and the kinds that end a live
+    are left out. Exits with "WHO: ..." for a line that is neither, or when no message is left."""
+    frames = []
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.rstrip(b"\r\n")
+            if not line.strip():
+                continue
+            if line.startswith(b"MSG\t"):
+                parts = line.split(b"\t", 2)
+                if len(parts) < 3:
+                    sys.exit(f"{who}: {path}:{number}: a MSG line without its JSON")
+                line = parts[2]
+            elif not line.lstrip().startswith(b"{"):
+                continue  # ACK, ERR, PING: carry no message
+            try:
+                message = json.loads(line)
+            except ValueError as error:
+                sys.exit(f"{who}: {path}:{number}: not JSON ({error}); a corpus holds one message a line")
+            if isinstance(message, dict) and message.get("t") in LIVE_ENDS:
+                continue
+            frames.append(line.decode("utf-8"))
+    if not frames:
+        sys.exit(f"{who}: no messages in {path} (one JSON message, or one MSG line, a line)")
+    return frames
+
+
 def die_with_parent():
     """In the child before exec: SIGKILL when this helper dies, however it dies, so nothing outlives a run."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

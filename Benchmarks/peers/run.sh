@@ -3,8 +3,10 @@
 # listen in ndjson and text, a Python websockets + msgspec script, a raw libwebsockets C client), and one
 # table of CPU per message, wall rate and peak memory. See Benchmarks/peers/README.md.
 #
-#   Benchmarks/peers/run.sh [--messages N] [--small]
+#   Benchmarks/peers/run.sh [--messages N] [--small] [--rounds N] [--corpus FILE]
 #
+# --corpus FILE sends your own messages instead of the fixtures (one JSON message, or one bcsvr MSG line, a
+# line; the kinds that end a live are left out), cycled up to N.
 # BCSTREAM_BIN=path uses that bcstream instead of building one; PYTHON=path picks the Python (default python3).
 # BCSTREAM_BASELINE=path adds a "baseline ndjson" row measured with that binary, alternating with "bcstream
 # ndjson" --rounds times (default 1): an A/B of two builds in one run, on the same sender.
@@ -16,16 +18,20 @@ root=$(cd "$here/../.." && pwd)
 source "$here/../common.sh"
 messages=200000
 rounds=1
+corpus=
 python=${PYTHON:-python3}
 key=bench
 
-usage() { sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 while (($#)); do
     case $1 in
         --messages) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--messages wants a positive number"; messages=$2; shift 2 ;;
         --small) messages=5000; shift ;;
         --rounds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || fail "--rounds wants a positive number"; rounds=$2; shift 2 ;;
+        --corpus)
+            [[ -n ${2:-} && -f $2 && -r $2 ]] || fail "--corpus wants a readable file: one JSON message a line"
+            corpus=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; fail "unknown argument: $1" ;;
     esac
@@ -45,7 +51,13 @@ cc -O2 -o "$work/lws_count" "$here/lws_count.c" -lwebsockets || fail "cannot com
 # The sender: one process for the whole run, serving each receiver in turn. Its output file exists before it
 # starts, so reading it for the port never races the child's redirection.
 : >"$work/sender.out"
-"$python" "$here/sender.py" --payloads "$root/Tests/Payloads" --messages "$messages" \
+source_args=(--payloads "$root/Tests/Payloads")
+source_name="fixtures of Tests/Payloads"
+if [[ -n $corpus ]]; then
+    source_args=(--corpus "$corpus")
+    source_name="lines of $(basename "$corpus")"
+fi
+"$python" "$here/sender.py" "${source_args[@]}" --messages "$messages" \
     >"$work/sender.out" 2>"$work/sender.err" </dev/null &
 sender=$!
 pids+=("$sender")
@@ -59,7 +71,7 @@ done
 [[ -n $port ]] || { cat "$work/sender.err" >&2; fail "the sender did not start"; }
 fixtures=$(sed -n 's/^port=[0-9]* fixtures=\([0-9]*\).*/\1/p' "$work/sender.out")
 url="ws://127.0.0.1:$port/"
-echo "sender on $url: $messages messages cycling over $fixtures fixtures, then {\"t\":8}" >&2
+echo "sender on $url: $messages messages cycling over $fixtures messages ($source_name), then {\"t\":8}" >&2
 
 # A receiver that ran out of time is killed; at 1,000 messages/s and more, none should.
 timeout=$((120 + messages / 1000))
@@ -112,7 +124,7 @@ measure "python websockets+msgspec" "$python" "$here/py_receiver.py" "$url" "$ke
 measure "libwebsockets C (count only)" "$work/lws_count" "$port" "$key"
 
 echo
-echo "peer benchmark: $messages messages (fixtures of Tests/Payloads, $fixtures files cycled) over loopback," \
+echo "peer benchmark: $messages messages ($source_name, $fixtures cycled) over loopback," \
     "one Python websockets sender, no compression"
 "$python" "$here/measure.py" table --results "$work/results.jsonl" --messages "$messages" --baseline "bcstream ndjson${suffix:-}"
 echo

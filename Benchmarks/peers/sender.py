@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 
 # Benchmarks/common.py: the fixtures and the process helpers the benchmarks share (Benchmarks is no package).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import fixture_frames  # noqa: E402
+from common import corpus_frames, fixture_frames  # noqa: E402
 
 
 def report(line):
@@ -38,10 +38,12 @@ def report(line):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--payloads", required=True)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--payloads", help="a fixtures folder: one message per *.json file")
+    source.add_argument("--corpus", help="a file of one's own: one JSON message (or MSG line) a line")
     parser.add_argument("--messages", type=int, required=True)
     args = parser.parse_args()
-    fixtures = fixture_frames(args.payloads, "sender")
+    fixtures = fixture_frames(args.payloads, "sender") if args.payloads else corpus_frames(args.corpus, "sender")
     clients = 0
 
     async def handler(ws):
