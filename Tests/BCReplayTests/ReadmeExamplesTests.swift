@@ -47,4 +47,32 @@ struct ReadmeExamplesTests {
         #expect(gifts.count == expected, "every gift fixture arrived, typed, before the end")
         await server.stop()
     }
+
+    /// "Or in batches", against the same fixtures: every gift arrives, in batches, then the end.
+    @Test("the batch example receives every gift of the playlist, then the end, in batches of ready events")
+    func batchesOfEvents() async throws {
+        let playlist = try ReplayLoader(defaultFolder: Self.payloads).load(arguments: ["gift", "8-live-ended-bare"])
+        let server = try await ReplayServer(schedule: ReplaySchedule(items: playlist.items,
+                                                                     options: .init(interval: .zero)))
+        let url = try #require(URL(string: "ws://\(server.host):\(server.port)/"))
+        let listener = ChannelListener(configuration: BCListenerConfiguration(key: "118f91f:UdoBre1M", url: url))
+
+        // README: begin batches
+        var iterator = listener.makeAsyncIterator()
+        var events: [BCListenerEvent] = []
+        var batches: [[BCListenerEvent]] = []
+        while await iterator.nextBatch(into: &events) {
+            batches.append(events)                      // one call per batch (store it, publish it), not per event
+        }                                               // false after the live's end, as for await ends
+        // README: end batches
+
+        let all = batches.flatMap { $0 }
+        let gifts = all.filter { if case .message(.gift, _, _, _) = $0 { true } else { false } }
+        let expected = playlist.items.filter { (try? BCMessageDecoder().decode($0.text).t) == 35 }.count
+        #expect(expected > 0)
+        #expect(gifts.count == expected, "every gift fixture arrived, typed")
+        #expect(all.last.map { if case .ended = $0 { true } else { false } } == true, "the end comes last")
+        #expect(!batches.contains { $0.isEmpty })
+        await server.stop()
+    }
 }
