@@ -31,10 +31,16 @@ LIVE_ENDS = {8, 123, "8", "123"}
 PR_SET_PDEATHSIG = 1
 
 
+def ends_live(message):
+    """Whether a decoded message is of a kind that ends a live (t=8 or t=123): left out of every corpus, or the
+    receivers would stop early."""
+    return isinstance(message, dict) and message.get("t") in LIVE_ENDS
+
+
 def fixture_frames(directory, who):
     """The fixtures' JSON, one message per `*.json` file of DIRECTORY in name order (its folders, such as Invalid/,
-    are not read), stripped of surrounding white space, compact as stored; the kinds that end a live are left out. Exits with "WHO: ..." when a file spans
-    several lines (a bcsvr MSG line must be one line) or there is none."""
+    are not read), stripped of surrounding white space, compact as stored; the kinds that end a live are left out.
+    Exits with "WHO: ..." when a file spans several lines (a bcsvr MSG line must be one line) or there is none."""
     frames = []
     for name in sorted(os.listdir(directory)):
         path = os.path.join(directory, name)
@@ -44,10 +50,8 @@ def fixture_frames(directory, who):
             raw = f.read().strip()
         if b"\n" in raw or b"\r" in raw:
             sys.exit(f"{who}: {path} spans several lines; a bcsvr MSG line must be one line")
-        message = json.loads(raw)
-        if isinstance(message, dict) and message.get("t") in LIVE_ENDS:
-            continue
-        frames.append(raw.decode("utf-8"))
+        if not ends_live(json.loads(raw)):
+            frames.append(raw.decode("utf-8"))
     if not frames:
         sys.exit(f"{who}: no fixtures in {directory}")
     return frames
@@ -74,9 +78,8 @@ def corpus_frames(path, who):
                 message = json.loads(line)
             except ValueError as error:
                 sys.exit(f"{who}: {path}:{number}: not JSON ({error}); a corpus holds one message a line")
-            if isinstance(message, dict) and message.get("t") in LIVE_ENDS:
-                continue
-            frames.append(line.decode("utf-8"))
+            if not ends_live(message):
+                frames.append(line.decode("utf-8"))
     if not frames:
         sys.exit(f"{who}: no messages in {path} (one JSON message, or one MSG line, a line)")
     return frames

@@ -69,10 +69,15 @@ public struct ChannelListener: AsyncSequence, Sendable {
                 if Task.isCancelled { session.handle([]) }
                 if let event = session.takeEvent() { return event }
                 if session.isOver { return nil }
-                await session.inputs.next(into: &batch)
-                session.handle(batch)
-                batch.removeAll(keepingCapacity: true)  // the frames are the events' now: not held twice
+                await handleNextInputs()
             }
+        }
+
+        /// Waits for what the loop's thread and the timers queued, and runs the session over all of it.
+        private mutating func handleNextInputs(isolation actor: isolated (any Actor)? = #isolation) async {
+            await session.inputs.next(into: &batch)
+            session.handle(batch)
+            batch.removeAll(keepingCapacity: true)  // the frames are the events' now: not held twice
         }
 
         /// The batch API: replaces `events` (its storage kept) with every event the session has ready, in order,
@@ -96,9 +101,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
                 while let event = session.takeEvent() { events.append(event) }
                 if !events.isEmpty { return true }
                 if session.isOver { return false }
-                await session.inputs.next(into: &batch)
-                session.handle(batch)
-                batch.removeAll(keepingCapacity: true)
+                await handleNextInputs()
             }
         }
 

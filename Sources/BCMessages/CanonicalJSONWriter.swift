@@ -259,18 +259,6 @@ public struct CanonicalJSONWriter: Sendable {
 
     private static let hex: StaticString = "0123456789abcdef"
 
-    /// The high bit of each byte of `word` (byte 0 lowest) that is `"`, `\` or below 0x20, by the SWAR zero-byte
-    /// test: a byte above a flagged one may be flagged falsely, never the lowest flagged one, so the caller jumps
-    /// to the lowest and looks at it byte by byte.
-    @inline(__always)
-    private static func bytesToEscape(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        return ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
-    }
-
     private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         let count = utf8.count
         // The most it can take: quotes, and six bytes (\u00XX) for every byte.
@@ -285,7 +273,7 @@ public struct CanonicalJSONWriter: Sendable {
                 // Eight bytes at a time while none needs escaping; at a word that holds one, straight to it.
                 if count - index >= 8 {
                     let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                    let special = Self.bytesToEscape(word)
+                    let special = JSONSpecialBytes.of(word)
                     if special == 0 {
                         index += 8
                         continue

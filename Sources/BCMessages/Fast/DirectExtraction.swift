@@ -107,33 +107,32 @@ struct TapeObject {
 
     // MARK: - Reads of one member's value (required: not null; optional: nil when null)
 
-    // The reads call the document's rules directly: passing `document.forceString` as a closure would capture
-    // the document, a retain and a release per field.
-    func string(at value: Int32) throws(FastMiss) -> String {
-        guard !isNull(value), let string = withDocument({ $0.forceString(at: value) }) else { throw FastMiss() }
-        return string
-    }
-
-    func int(at value: Int32) throws(FastMiss) -> Int {
-        guard !isNull(value), let int = withDocument({ $0.forceInt(at: value) }) else { throw FastMiss() }
-        return int
-    }
-
-    func bool(at value: Int32) throws(FastMiss) -> Bool {
-        guard !isNull(value), let bool = withDocument({ $0.forceBool(at: value) }) else { throw FastMiss() }
-        return bool
-    }
-
-    func double(at value: Int32) throws(FastMiss) -> Double {
-        guard !isNull(value), let double = withDocument({ $0.forceDouble(at: value) }) else { throw FastMiss() }
-        return double
-    }
-
-    /// The forcible rules by name, for arrays of forcible elements (`forcedArray(at:_:)`), the document borrowed.
+    /// The forcible rules, the document borrowed; also passed by name for arrays of forcible elements
+    /// (`forcedArray(at:_:)`): a closure over a `TapeObject` holds no reference to retain.
     func forceString(at value: Int32) -> String? { withDocument { $0.forceString(at: value) } }
     func forceInt(at value: Int32) -> Int? { withDocument { $0.forceInt(at: value) } }
     func forceBool(at value: Int32) -> Bool? { withDocument { $0.forceBool(at: value) } }
     func forceDouble(at value: Int32) -> Double? { withDocument { $0.forceDouble(at: value) } }
+
+    func string(at value: Int32) throws(FastMiss) -> String {
+        guard !isNull(value), let string = forceString(at: value) else { throw FastMiss() }
+        return string
+    }
+
+    func int(at value: Int32) throws(FastMiss) -> Int {
+        guard !isNull(value), let int = forceInt(at: value) else { throw FastMiss() }
+        return int
+    }
+
+    func bool(at value: Int32) throws(FastMiss) -> Bool {
+        guard !isNull(value), let bool = forceBool(at: value) else { throw FastMiss() }
+        return bool
+    }
+
+    func double(at value: Int32) throws(FastMiss) -> Double {
+        guard !isNull(value), let double = forceDouble(at: value) else { throw FastMiss() }
+        return double
+    }
 
     func optionalString(at value: Int32) throws(FastMiss) -> String? {
         if isNull(value) { return nil }

@@ -293,7 +293,7 @@ struct TapeScanner {
             // that holds one, straight to it (the lowest flagged byte is always a true one).
             while count &- index >= 8 {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let special = Self.specialBytes(word)
+                let special = JSONSpecialBytes.of(word)
                 if special != 0 {
                     let before = special.trailingZeroBitCount &>> 3
                     seen |= word & ((1 &<< UInt64(before &<< 3)) &- 1)
@@ -328,19 +328,5 @@ struct TapeScanner {
         entries.append(TapeEntry(kind: .string, flags: flags, a: Int32(truncatingIfNeeded: start),
                                  b: Int32(truncatingIfNeeded: index), c: 0))
         position = index &+ 1  // after the closing quote
-    }
-
-    /// The high bit of each byte of `word` (byte 0 lowest) that is `"`, `\` or below 0x20, by the classic SWAR
-    /// zero-byte test on each: a byte above a flagged one may be flagged falsely, never the lowest flagged one.
-    @inline(__always)
-    private static func specialBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote & highs
-        let hasBackslash = (backslash &- ones) & ~backslash & highs
-        let hasControl = (word &- ones &* 0x20) & ~word & highs
-        return hasQuote | hasBackslash | hasControl
     }
 }

@@ -430,12 +430,13 @@ final class TapeDocument {
         var written = 0
         let count = raw.count
         while index < count {
-            // Eight plain bytes at a time (no backslash, no control character), copied as one word: `written`
-            // never passes `index` (every escape is longer than what it writes), so eight bytes stored at
-            // `written` while eight remain at `index` stay within the `raw.count` the output holds.
+            // Eight plain bytes at a time, copied as one word: `written` never passes `index` (every escape is
+            // longer than what it writes), so eight bytes stored at `written` while eight remain at `index` stay
+            // within the `raw.count` the output holds. (A quote is flagged too, but one inside a string's raw text
+            // always follows its backslash, which is flagged first.)
             if count &- index >= 8 {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let special = Self.backslashOrControl(UInt64(littleEndian: word))
+                let special = JSONSpecialBytes.of(UInt64(littleEndian: word))
                 UnsafeMutableRawPointer(output + written).storeBytes(of: word, as: UInt64.self)
                 if special == 0 {
                     index &+= 8
@@ -507,15 +508,6 @@ final class TapeDocument {
             written &+= 1
         }
         return written
-    }
-
-    /// The high bit of each byte of `word` (byte 0 lowest) that is `\` or below 0x20, by the SWAR zero-byte test:
-    /// a byte above a flagged one may be flagged falsely, never the lowest flagged one.
-    @inline(__always)
-    private static func backslashOrControl(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let backslash = word ^ (ones &* 0x5C)
-        return ((backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & 0x8080_8080_8080_8080
     }
 
     /// Four hex digits at `index` as a UTF-16 unit, nil when any is not a hex digit.
