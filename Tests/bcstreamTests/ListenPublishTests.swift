@@ -84,7 +84,9 @@ import Testing
 
     @Test func natsRestartedMidStreamLosesNothingAndAFullBufferPausesReading() async throws {
         try await withNATSServer { server in
-            let (replay, url) = try await replay(interval: "0.02")
+            // Paced so that the live outlasts the restart by seconds: at 0.02 s a message it was over in about
+            // 3 s, and on a loaded machine it once ended before the loss was noticed and the buffer could fill.
+            let (replay, url) = try await replay(interval: "0.05")
             defer { replay.stop() }
             let listen = try PeerProcess(
                 executable: BCStreamProcess.executable.path,
