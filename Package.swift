@@ -45,6 +45,13 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // Debian's zlib1g-dev (libwebsockets-dev depends on it): the client inflates permessage-deflate messages
+        // itself, since it reads its own frames (docs/DESIGN.md, "The client reads its own frames").
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Debian's libedit-dev 3.1 (BSD editline, its readline-compatible API), seen through module.modulemap +
         // shim.h: the line editor of `bcstream replay`'s prompt. Only the executable uses it; BCReplay keeps the
         // prompt's words (PromptCompletion) free of C.
@@ -65,7 +72,7 @@ let package = Package(
         .target(name: "BCNATS", dependencies: ["CLibNATS"]),
         // The WebSocket client and server over libwebsockets. Its own target because both the
         // listener (client) and the replay tool (server) import it.
-        .target(name: "BCWebSocket", dependencies: ["CLibWebSockets"]),
+        .target(name: "BCWebSocket", dependencies: ["CLibWebSockets", "CZlib"]),
         // The subscription client: bcsvr lines, the session state machine (protocol, keepalive, reconnect
         // decisions), and the listener that performs its decisions on a libwebsockets connection.
         .target(name: "BCListener", dependencies: ["BCMessages", "BCWebSocket"]),

@@ -398,6 +398,8 @@ extension BCTransportFailure {
             self = .closed(code: reason.code, reason: "connection lost")
         case .invalidUTF8:
             self = .closed(code: reason.code, reason: "a text message was not valid UTF-8")
+        case .protocolViolation(let what):
+            self = .closed(code: reason.code, reason: "the server broke the WebSocket protocol: \(what)")
         case .requested, .peerClosed, .loopStopped:
             self = .closed(code: reason.code, reason: reason.text)
         }

@@ -32,6 +32,11 @@ enum ServiceRole: Sendable {
     /// A listening vhost; events of all accepted clients go to one stream.
     case server(WebSocketServerConfiguration, events: AsyncStream<WebSocketServerEvent>.Continuation,
                 backlog: SendBacklog)
+
+    var isClient: Bool {
+        if case .client = self { return true }
+        return false
+    }
 }
 
 /// How the service thread's start ended.

@@ -34,10 +34,10 @@ final class ServiceCore: @unchecked Sendable {
     /// An entry lives from lws' NEW_CLIENT_INSTANTIATED to ESTABLISHED or WSI_DESTROY, so the table holds at
     /// most the sockets lws has open.
     private var pendingUpgrades: [OpaquePointer: PendingUpgrade] = [:]
-    private var stopping = false
-    private var destroying = false
+    var stopping = false
+    var destroying = false
     /// Scratch for `write(_:to:)`: the frame with its LWS_PRE header room, reused by every write of this loop.
-    private var writeBuffer: [UInt8] = []
+    var writeBuffer: [UInt8] = []
     private var stopDeadlinePassed = false
     private var stopTimer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// Fires every `oversizeSweepInterval` on the service thread; see `refuseAnnouncedOversize()`.
@@ -46,12 +46,16 @@ final class ServiceCore: @unchecked Sendable {
     private var retiredTimers: [UnsafeMutablePointer<bc_lws_timer_t>] = []
     /// Client vhosts by TLS trust and deflate choice: lws keeps these per vhost.
     private var vhosts: [VhostKey: OpaquePointer] = [:]
-    /// Retry/idle policies by (ping, hangup): lws keeps a pointer to them in each wsi.
+    /// Retry/idle policies by (ping, hangup) for `wss` links: lws keeps a pointer to them in each wsi.
     private var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
     /// C memory that must outlive the context: protocol and extension tables and their strings.
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var extensions: UnsafeMutablePointer<lws_extension>?
     private var permanentStrings: [UnsafeMutablePointer<CChar>] = []
+    /// Where `MessageInflater` writes, for every client connection of this loop (one thread), made at first use.
+    private var inflateScratchStorage: UnsafeMutableRawBufferPointer?
+    /// Messages handed over since the last service pass (see `readCoalescing`).
+    private var deliveredThisPass = 0
 
     private struct PendingUpgrade {
         var peer: String
@@ -63,6 +67,7 @@ final class ServiceCore: @unchecked Sendable {
     private struct VhostKey: Hashable {
         var secure: Bool
         var caFile: String?
+        /// lws' permessage-deflate, for a `wss` link (lws frames those; see `connectNextAddress`).
         var permessageDeflate: Bool
     }
 
@@ -72,6 +77,16 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     static let protocolName = "bcstream"
+    /// A busy client loop (`DeliveryRate`) that has just delivered messages waits this long (µs) before it polls
+    /// again, so that what arrives meanwhile is read with one wake-up and handed over in one batch. Reading a frame
+    /// costs well under a microsecond now (ServiceCore+ClientLink.swift), so without the pause a busy link was
+    /// polled and handed over once a TCP segment, one message each: two thread wake-ups a message, more CPU than
+    /// the reading itself. Below the busy rate nothing waits, so a light stream keeps its latency.
+    static let readCoalescing: UInt32 = 300
+    /// What a client loop reads from a socket at once (lws' per-thread buffer; 4 KiB by default).
+    static let clientReadSize: UInt32 = 64 * 1024
+    /// A `wss` link's frame buffer (lws' per-connection rx buffer), kept at lws' default whatever `clientReadSize`.
+    static let lwsFrameBufferSize = 4096
     /// How long an urgent close may wait for its close frame to get out before the TCP connection is dropped.
     static let urgentCloseDeadline = Duration.seconds(2)
     /// How often open connections are checked for a frame announced larger than the cap.
@@ -84,6 +99,17 @@ final class ServiceCore: @unchecked Sendable {
 
     init(role: ServiceRole) {
         self.role = role
+    }
+
+    deinit {
+        inflateScratchStorage?.deallocate()
+    }
+
+    var inflateScratch: UnsafeMutableRawBufferPointer {
+        if let made = inflateScratchStorage { return made }
+        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        inflateScratchStorage = made
+        return made
     }
 
     // MARK: Any thread
@@ -175,9 +201,16 @@ final class ServiceCore: @unchecked Sendable {
         drainCommands()
         scheduleSweep(context)
 
+        let coalesce = role.isClient
+        var load = DeliveryRate()
         while !(stopping && (sessions.isEmpty || stopDeadlinePassed)) {
             if lws_service(context, 0) < 0 { break }
             freeRetiredTimers()
+            if coalesce, deliveredThisPass > 0 {
+                // Busy: let the next messages gather before polling again (see `readCoalescing`).
+                if load.isBusy(adding: deliveredThisPass, now: .now) { usleep(Self.readCoalescing) }
+                deliveredThisPass = 0
+            }
         }
 
         // Past this point no other thread may reach the context.
@@ -258,6 +291,7 @@ final class ServiceCore: @unchecked Sendable {
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(permanentString(Self.protocolName))
         protocols[0].callback = bcServiceCallback
+        if role.isClient { protocols[0].rx_buffer_size = Self.lwsFrameBufferSize }
         if case .server = role {
             // lws 4.1.6 sends at most this much per send(2) (lws_issue_raw), buffering the rest for later poll rounds;
             // by default its rx buffer size, 4 KiB. A server's burst of frames (`writeFrames`) goes in one send.
@@ -282,7 +316,7 @@ final class ServiceCore: @unchecked Sendable {
         switch role {
         case .client:
             info.port = bc_lws_port_no_listen()
-            info.extensions = UnsafePointer(extensions)
+            info.pt_serv_buf_size = Self.clientReadSize
             // lws' own handshake timeouts are per context (default 20 s); each connection has its
             // own `connectTimeout` timer, so keep lws' out of its way.
             info.timeout_secs = Self.lwsHandshakeTimeoutSeconds
@@ -318,7 +352,7 @@ final class ServiceCore: @unchecked Sendable {
         guard let context = ContextCreation.create(&info) else { return nil }
         if case .client = role {
             self.context = context
-            guard vhost(VhostKey(secure: false, caFile: nil, permessageDeflate: true)) != nil else {
+            guard vhost(VhostKey(secure: false, caFile: nil, permessageDeflate: false)) != nil else {
                 lws_context_destroy(context)
                 self.context = nil
                 return nil
@@ -410,6 +444,17 @@ final class ServiceCore: @unchecked Sendable {
         case .resumeReading(let id):
             guard let session = sessions[id], session.readingPaused else { return }
             session.readingPaused = false
+            if let link = session.link {
+                guard let wsi = session.wsi, session.isOpen, session.localClose == nil, !link.closeSent else { return }
+                // The peer's pongs waited unread: it gets a whole keepalive window from now.
+                session.lastValidity = .now
+                if !link.heldInput.isEmpty, readHeldInput(session, link: link, wsi: wsi) != 0 {
+                    bc_lws_kill_async(wsi)
+                    return
+                }
+                if !session.readingPaused { lws_rx_flow_control(wsi, 1) }
+                return
+            }
             retireTimer(of: session)
             guard let wsi = session.wsi, session.isOpen, session.localClose == nil else { return }
             // The peer's pongs waited unread: it gets a whole validity window from now.
@@ -461,7 +506,7 @@ final class ServiceCore: @unchecked Sendable {
 
     /// Closes at once, dropping what is queued: the peer broke a rule or does not read. Reading stops now, so
     /// nothing more of it is buffered while the close frame waits for the socket.
-    private func requestUrgentClose(_ session: ServiceSession, code: UInt16, text: String,
+    func requestUrgentClose(_ session: ServiceSession, code: UInt16, text: String,
                                     cause: WebSocketCloseReason.Cause) {
         guard !session.finished else { return }
         let dropped = session.dropOutgoing()
@@ -512,7 +557,7 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     /// The session's one timer: the connect deadline before it opens, the paused keepalive after.
-    private func startTimer(_ session: ServiceSession, after timeout: Duration) {
+    func startTimer(_ session: ServiceSession, after timeout: Duration) {
         guard let context else { return }
         let timer = UnsafeMutablePointer<bc_lws_timer_t>.allocate(capacity: 1)
         timer.initialize(to: bc_lws_timer_t())
@@ -548,12 +593,19 @@ final class ServiceCore: @unchecked Sendable {
         for session in sessions.values where session.isOpen && !session.finished && !session.closeUrgently
             && session.localClose == nil && !session.assembler.isDiscarding {
             guard let wsi = session.wsi else { continue }
-            let announced = Int(clamping: lws_remaining_packet_payload(wsi))
+            let announced: Int
+            if let link = session.link {
+                guard let reader = link.reader, reader.isInsideMessage else { continue }
+                announced = reader.remainingInFrame
+            } else {
+                announced = Int(clamping: lws_remaining_packet_payload(wsi))
+            }
             let limit = session.assembler.limit
             guard announced > limit / 64 + 1024, session.assembler.heldBytes + announced > limit + limit / 64 + 1024
             else { continue }
             let (held, prefix) = session.assembler.refuseAhead()
-            let refused = RefusedMessage(reason: .tooBig(limit: limit), binary: lws_frame_is_binary(wsi) != 0,
+            let binary = session.link.map { $0.reader?.messageIsBinary ?? false } ?? (lws_frame_is_binary(wsi) != 0)
+            let refused = RefusedMessage(reason: .tooBig(limit: limit), binary: binary,
                                          size: held + announced, prefix: prefix)
             deliver(session, refused: refused)
             requestUrgentClose(session, code: 1009, text: "message too big", cause: .messageTooBig(limit: limit))
@@ -563,6 +615,10 @@ final class ServiceCore: @unchecked Sendable {
     fileprivate func timerFired(sessionID: UInt64) {
         if sessionID == Self.sweepTimerID {
             refuseAnnouncedOversize()
+            let now = ContinuousClock.now
+            for session in sessions.values {
+                if let link = session.link { keepAlive(session, link: link, now: now) }
+            }
             if let context, !destroying { scheduleSweep(context) }
             return
         }
@@ -571,7 +627,7 @@ final class ServiceCore: @unchecked Sendable {
             return
         }
         guard let session = sessions[sessionID], !session.finished else { return }
-        if session.isOpen, session.closeUrgently {
+        if session.isOpen, session.closeUrgently || session.link?.closeSent == true {
             // The close frame could not get out (a peer that does not read: lws holds WRITEABLE back while a
             // partial write waits): drop the TCP connection.
             retireTimer(of: session)
@@ -631,11 +687,20 @@ final class ServiceCore: @unchecked Sendable {
         info.vhost = vhost
         info.address = cString(address)
         info.port = Int32(url.port)
-        info.path = cString(url.path)
-        info.host = cString(url.authority)
-        info.protocol = cString(configuration.subprotocol)
         info.local_protocol_name = cString(Self.protocolName)
-        info.ietf_version_or_minus_one = -1
+        if url.isSecure {
+            // lws frames a `wss` link: 4.1.6 cannot put TLS on a raw client socket (lws_client_connect_via_info
+            // starts TLS on it before the socket exists: "tls start fail").
+            info.path = cString(url.path)
+            info.host = cString(url.authority)
+            info.protocol = cString(configuration.subprotocol)
+            info.ietf_version_or_minus_one = -1
+            info.retry_and_idle_policy = UnsafePointer(retryPolicy(for: configuration))
+        } else {
+            // A raw socket: lws connects, and the WebSocket is ours (ServiceCore+ClientLink.swift).
+            info.host = cString(url.host)
+            info.method = bc_lws_raw_method()
+        }
         if url.isSecure {
             info.ssl_connection = bc_lws_ccflag_use_ssl()
             if configuration.tls.insecure { info.ssl_connection |= bc_lws_ccflag_insecure() }
@@ -643,7 +708,6 @@ final class ServiceCore: @unchecked Sendable {
             info.alpn = cString("http/1.1")
         }
         info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(session.id))
-        info.retry_and_idle_policy = UnsafePointer(retryPolicy(for: configuration))
 
         // lws copies the strings into its own stash. It may also call CONNECTION_ERROR before
         // returning, which then has already finished the session or moved it on.
@@ -663,7 +727,7 @@ final class ServiceCore: @unchecked Sendable {
 
     private func vhost(for configuration: WebSocketClientConfiguration, secure: Bool) -> OpaquePointer? {
         vhost(VhostKey(secure: secure, caFile: secure && !configuration.tls.insecure ? configuration.tls.caFile : nil,
-                       permessageDeflate: configuration.permessageDeflate))
+                       permessageDeflate: secure && configuration.permessageDeflate))
     }
 
     private func vhost(_ key: VhostKey) -> OpaquePointer? {
@@ -703,7 +767,7 @@ final class ServiceCore: @unchecked Sendable {
 
     // MARK: Service thread: ending sessions
 
-    private func retireTimer(of session: ServiceSession) {
+    func retireTimer(of session: ServiceSession) {
         guard let timer = session.timer else { return }
         if !destroying { lws_sul_cancel(Self.sul(of: timer)) }
         session.timer = nil
@@ -715,7 +779,7 @@ final class ServiceCore: @unchecked Sendable {
         retiredTimers = []
     }
 
-    private func finish(_ session: ServiceSession, failed failure: WebSocketConnectFailure) {
+    func finish(_ session: ServiceSession, failed failure: WebSocketConnectFailure) {
         guard !session.finished else { return }
         session.finished = true
         retireTimer(of: session)
@@ -751,7 +815,29 @@ final class ServiceCore: @unchecked Sendable {
             if !destroying { drainCommands() }
             return 0
 
-        // Client
+        // Client: a raw socket, its WebSocket ours (ServiceCore+ClientLink.swift)
+        case LWS_CALLBACK_RAW_CONNECTED, LWS_CALLBACK_RAW_ADOPT:
+            guard let session = session(of: wsi), session.client != nil else { return 0 }
+            return rawConnected(session, wsi: wsi)
+        case LWS_CALLBACK_RAW_RX:
+            guard let session = session(of: wsi) else { return 0 }
+            return rawReceived(session, wsi: wsi, input: input, length: length)
+        case LWS_CALLBACK_RAW_WRITEABLE:
+            guard let session = session(of: wsi) else { return 0 }
+            return rawWritable(session, wsi: wsi)
+        case LWS_CALLBACK_RAW_CLOSE:
+            if let session = session(of: wsi) { rawClosed(session) }
+            return 0
+        case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+            // `length` is OpenSSL's preverify_ok for one certificate of the chain. lws' error text
+            // for a rejected chain is a bare "SSL err 1"; remember why, and let lws decide (0).
+            if length == 0, let session = session(of: wsi) { session.certificateRejected = true }
+            return 0
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            if let session = session(of: wsi) { connectionError(session, wsi: wsi, input: input, length: length) }
+            return 0
+
+        // A `wss` client (lws frames it), and the server
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
             guard let session = session(of: wsi) else { return 0 }
             if session.stage == .connecting {
@@ -759,11 +845,6 @@ final class ServiceCore: @unchecked Sendable {
                 session.client?.deliver(.upgrading)
             }
             return appendHeaders(session, wsi: wsi, input: input, length: length)
-        case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
-            // `length` is OpenSSL's preverify_ok for one certificate of the chain. lws' error text
-            // for a rejected chain is a bare "SSL err 1"; remember why, and let lws decide (0).
-            if length == 0, let session = session(of: wsi) { session.certificateRejected = true }
-            return 0
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
             guard let session = session(of: wsi) else { return -1 }
             // With permessage-deflate, our own compressor only ever compresses a client's commands (SUB, PING):
@@ -773,9 +854,6 @@ final class ServiceCore: @unchecked Sendable {
             _ = lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "1")
             _ = lws_set_extension_option(wsi, "permessage-deflate", "client_max_window_bits", "9")
             return opened(session, wsi: wsi)
-        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-            if let session = session(of: wsi) { connectionError(session, wsi: wsi, input: input, length: length) }
-            return 0
         case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
             guard let session = session(of: wsi) else { return 0 }
             return received(session, wsi: wsi, input: input, length: length)
@@ -873,7 +951,7 @@ final class ServiceCore: @unchecked Sendable {
         return failed == 0 ? 0 : -1
     }
 
-    private func opened(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
+    func opened(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
         guard !session.finished else { return -1 }
         retireTimer(of: session)
         session.wsi = wsi
@@ -944,41 +1022,47 @@ final class ServiceCore: @unchecked Sendable {
             return 0
         }
         let outcome = session.assembler.append(chunk, final: final, binary: binary)
+        assembled(session, outcome, wsi: wsi, stillAnnounced: Int(clamping: lws_remaining_packet_payload(wsi)))
+        return 0
+    }
+
+    /// What the assembler made of a chunk: a message delivered, or one refused (1007, 1009) with what it held.
+    /// `stillAnnounced`: bytes of the current frame not read yet, counted in a refused message's size.
+    func assembled(_ session: ServiceSession, _ outcome: MessageAssembler.Outcome, wsi: OpaquePointer,
+                   stillAnnounced: Int) {
         switch outcome {
         case .partial, .discarding:
-            return 0
+            return
         case .message(let binary, let bytes):
             if binary {
                 deliver(session, .binary(bytes), size: bytes.count, wsi: wsi)
-                return 0
+                return
             }
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 let refused = RefusedMessage(reason: .invalidUTF8, binary: false, size: bytes.count, prefix: bytes)
                 deliver(session, refused: refused)
                 requestUrgentClose(session, code: 1007, text: "invalid UTF-8", cause: .invalidUTF8)
-                return 0
+                return
             }
             deliver(session, .text(text), size: bytes.count, wsi: wsi)
-            return 0
         case .tooBig(let limit, let binary, let received, let prefix):
-            let announced = Int(clamping: lws_remaining_packet_payload(wsi))
             let refused = RefusedMessage(reason: .tooBig(limit: limit), binary: binary,
-                                         size: received + announced, prefix: prefix)
+                                         size: received + stillAnnounced, prefix: prefix)
             deliver(session, refused: refused)
             requestUrgentClose(session, code: 1009, text: "message too big", cause: .messageTooBig(limit: limit))
-            return 0
         }
     }
 
-    private enum Received {
+    enum Received {
         case text(String)
         case binary([UInt8])
     }
 
-    private func deliver(_ session: ServiceSession, _ message: Received, size: Int, wsi: OpaquePointer) {
+    func deliver(_ session: ServiceSession, _ message: Received, size: Int, wsi: OpaquePointer) {
         // Only the two fields it needs, not a copy of the whole `ClientSide` (a retain and a release of each of
         // its references, for every frame).
         if let deliver = session.client?.deliver {
+            deliveredThisPass += 1
             // Counted before it is handed over: the consumer may release it before `deliver` returns.
             if let window = session.client?.window {
                 let id = session.id
@@ -994,7 +1078,8 @@ final class ServiceCore: @unchecked Sendable {
                 if pause, !session.readingPaused {
                     session.readingPaused = true
                     lws_rx_flow_control(wsi, 0)
-                    keepPausedLinkValid(session)
+                    // Our own link skips a paused session in its keepalive (`keepAlive`); lws' needs help.
+                    if session.link == nil { keepPausedLinkValid(session) }
                 }
             }
             switch message {
@@ -1130,7 +1215,7 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
-    private func closed(_ session: ServiceSession) {
+    func closed(_ session: ServiceSession) {
         guard !session.finished else { return }
         let reason: WebSocketCloseReason
         if let local = session.localClose {

@@ -42,6 +42,9 @@ final class ServiceSession {
     var wsi: OpaquePointer?
     var stage: Stage
     var assembler: MessageAssembler
+    /// A client's own WebSocket state (it reads and writes its frames itself over a raw socket); nil for a server's
+    /// client, which lws frames.
+    var link: ClientLink?
     /// FIFO of frames; `outgoingHead` avoids O(n) removal from the front.
     private var outgoing: [Frame] = []
     private var outgoingHead = 0

@@ -10,6 +10,9 @@ public struct WebSocketCloseReason: Sendable, Hashable, CustomStringConvertible 
         case messageTooBig(limit: Int)
         /// A text message was not valid UTF-8; we closed with 1007.
         case invalidUTF8
+        /// The peer broke the WebSocket protocol (a masked frame, a bad opcode, data that does not inflate...);
+        /// we closed with 1002 or 1007.
+        case protocolViolation(String)
         /// No pong came back within the hangup window; lws dropped the link.
         case silence(after: Duration)
         /// The TCP connection ended without a close frame (reset, EOF, write error).
@@ -43,6 +46,7 @@ public struct WebSocketCloseReason: Sendable, Hashable, CustomStringConvertible 
         case .messageTooBig(let limit): detail = "message larger than \(limit) bytes"
         case .invalidUTF8: detail = "text message was not valid UTF-8"
         case .silence(let after): detail = "no pong for \(after)"
+        case .protocolViolation(let what): detail = "the peer broke the WebSocket protocol: \(what)"
         case .connectionLost: detail = "connection lost without a close frame"
         case .loopStopped: detail = "loop stopped"
         }

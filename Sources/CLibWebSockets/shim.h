@@ -37,6 +37,14 @@ static inline void bc_lws_kill_async(struct lws *wsi) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
+/// SHA-1 of a buffer (lws_SHA1 is a macro for OpenSSL's SHA1): the client checks Sec-WebSocket-Accept itself.
+static inline void bc_lws_sha1(const unsigned char *bytes, size_t count, unsigned char digest[20]) {
+    lws_SHA1(bytes, count, digest);
+}
+
+/// What a raw client connection asks lws for: the socket (and TLS), no HTTP or WebSocket role.
+static inline const char *bc_lws_raw_method(void) { return "RAW"; }
+
 /// A one-shot timer: the sul comes first so the callback's sul pointer is the timer's pointer.
 typedef struct bc_lws_timer {
     lws_sorted_usec_list_t sul;

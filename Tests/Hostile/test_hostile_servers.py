@@ -616,3 +616,38 @@ def test_invalid_utf8_text_is_recorded_refused_with_1007_and_reconnected(procs, 
     refused = [line for line in record_lines(record) if "refused" in line]
     assert refused, f"no refused frame in the recording: {record.read_text()[:2000]}"
     assert base64.b64decode(refused[0]["bytes"]) == payload
+
+
+# 7. Frames that break the protocol (the client reads its own frames: ClientFrameReader)
+
+
+PROTOCOL_BREAKS = {
+    "masked frame": wsraw.frame(b"MSG\tk\t{}", masked=True),
+    "reserved opcode": wsraw.frame(b"x", opcode=0x3),
+    "RSV1 without deflate": wsraw.frame(b"x", rsv=4),
+    "continuation first": wsraw.frame(b"x", opcode=OP_CONT),
+    "126-byte ping": wsraw.frame_header(126, opcode=0x9) + bytes(126),
+}
+
+
+@pytest.mark.parametrize("case", list(PROTOCOL_BREAKS))
+def test_a_frame_that_breaks_the_protocol_is_closed_with_1002_and_the_session_goes_on(procs, raw_server, case):
+    def handler(conn, n):
+        if n > 1:
+            return serve_after(conn)
+        conn.accept_upgrade()
+        conn.wait_sub()
+        conn.send_raw(PROTOCOL_BREAKS[case])
+        conn.send_text(AFTER)  # never read: nothing after a broken frame counts
+        server.log.add("first-ended", code=conn.serve_until_closed(timeout=10))
+
+    server = raw_server(handler)
+    proc = listen(procs, server)
+    code = proc.wait(timeout=30)
+
+    proc.assert_survived()
+    assert code == 0, f"exit {code}; stderr:\n{proc.stderr.tail()}"
+    assert server.log.wait("first-ended", 1)["code"] == 1002, server.log.of("first-ended")
+    assert server.accepted == 2, f"{server.accepted} connections"
+    assert re.search(r"(?i)protocol", proc.stderr.text()), f"stderr does not say why:\n{proc.stderr.tail()}"
+    assert len([line for line in proc.stdout.text().splitlines() if "after" in line]) == 1, proc.stdout.tail()

@@ -1,0 +1,92 @@
+import CZlib
+
+/// Inflates the permessage-deflate messages of one connection (RFC 7692 7.2.2): one raw-deflate stream for all
+/// of them, each message's compressed bytes followed by the 4 bytes its sender took off (00 00 FF FF).
+///
+/// zlib's window (32 KiB) is allocated only when the first compressed message arrives, so a connection that
+/// agreed to deflate but receives nothing costs nothing. The stream is kept across messages: that reads both a
+/// server that takes its context over and one that does not. Inflating is linear in what comes out, and the caller
+/// stops it (`sink` returns false) once a message passes its cap: a small frame that inflates to gigabytes
+/// inflates no further than the cap.
+///
+/// A class: zlib keeps a pointer to the `z_stream` inside its state, so the stream must not move.
+final class MessageInflater {
+    enum Outcome: Equatable {
+        /// Everything given was inflated.
+        case done
+        /// `sink` asked to stop.
+        case stopped
+        /// Not a deflate stream: zlib's words.
+        case corrupt(String)
+    }
+
+    private var stream: UnsafeMutablePointer<z_stream>?
+
+    deinit {
+        if let stream {
+            inflateEnd(stream)
+            stream.deallocate()
+        }
+    }
+
+    private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
+
+    /// Inflates `input`, and after it the message's tail when `endsMessage`, handing the output to `sink` in
+    /// pieces of at most `scratch.count` bytes.
+    func inflate(_ input: UnsafeRawBufferPointer, endsMessage: Bool, scratch: UnsafeMutableRawBufferPointer,
+                 sink: (UnsafeRawBufferPointer) -> Bool) -> Outcome {
+        guard let stream = openStream() else { return .corrupt("zlib could not allocate an inflater") }
+        let outcome = run(stream, input, scratch: scratch, sink: sink)
+        guard outcome == .done, endsMessage else { return outcome }
+        return Self.tail.withUnsafeBytes { run(stream, $0, scratch: scratch, sink: sink) }
+    }
+
+    private func openStream() -> UnsafeMutablePointer<z_stream>? {
+        if let stream { return stream }
+        let made = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        made.initialize(to: z_stream())
+        guard bc_inflate_init_raw(made, 15) == Z_OK else {
+            made.deallocate()
+            return nil
+        }
+        stream = made
+        return made
+    }
+
+    private func run(_ stream: UnsafeMutablePointer<z_stream>, _ input: UnsafeRawBufferPointer,
+                     scratch: UnsafeMutableRawBufferPointer, sink: (UnsafeRawBufferPointer) -> Bool) -> Outcome {
+        guard let base = input.baseAddress, !input.isEmpty else { return .done }
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(input.count)
+        defer {
+            stream.pointee.next_in = nil
+            stream.pointee.avail_in = 0
+        }
+        let out = scratch.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        while true {
+            stream.pointee.next_out = out
+            stream.pointee.avail_out = uInt(scratch.count)
+            let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+            let produced = scratch.count - Int(stream.pointee.avail_out)
+            switch status {
+            case Z_OK, Z_BUF_ERROR, Z_STREAM_END:
+                break
+            default:
+                let message = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
+                return .corrupt(message)
+            }
+            if produced > 0, !sink(UnsafeRawBufferPointer(start: scratch.baseAddress, count: produced)) {
+                return .stopped
+            }
+            if status == Z_STREAM_END {
+                // A final deflate block: what follows starts a new stream (a sender that resets per message).
+                inflateReset(stream)
+                if stream.pointee.avail_in == 0 { return .done }
+                continue
+            }
+            // Done when zlib has taken every input byte and had room to spare for its output.
+            if stream.pointee.avail_in == 0, stream.pointee.avail_out > 0 { return .done }
+            if status == Z_BUF_ERROR, produced == 0 { return .done }
+        }
+    }
+}

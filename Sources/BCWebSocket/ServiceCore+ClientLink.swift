@@ -1,0 +1,333 @@
+import CLibWebSockets
+
+/// The client side over an lws raw socket: lws connects (DNS is ours, TCP and TLS are its), and everything
+/// WebSocket is done here: the upgrade (`ClientHandshake`), reading frames (`ClientFrameReader`), inflating
+/// (`MessageInflater`), writing masked frames (`ClientFrameWriter`), pings and pongs, and the close handshake.
+/// Service thread only, like the rest of `ServiceCore`.
+extension ServiceCore {
+    /// How long our close frame waits for the peer's before the TCP connection is dropped.
+    static let closeAnswerDeadline = Duration.seconds(2)
+
+    // MARK: Connected: the upgrade request
+
+    /// RAW_CONNECTED (or RAW_ADOPT after TLS): TCP and TLS are up; the upgrade request goes out.
+    func rawConnected(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
+        guard !session.finished, session.stage == .connecting, let client = session.client else { return 0 }
+        session.wsi = wsi
+        session.stage = .upgrading
+        client.deliver(.upgrading)
+        var nonce = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in nonce.indices { nonce[index] = generator.next() }
+        let handshake = ClientHandshake(nonce: nonce, offersDeflate: client.configuration.permessageDeflate,
+                                        subprotocol: client.configuration.subprotocol)
+        switch handshake.request(url: client.url, origin: client.configuration.origin) {
+        case .failure(let failure):
+            session.wsi = nil
+            finish(session, failed: failure)
+            return -1
+        case .success(let request):
+            session.link = ClientLink(request: request, handshake: handshake)
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+    }
+
+    /// RAW_CLOSE: the socket is gone. Before the upgrade was answered, that is a failed attempt.
+    func rawClosed(_ session: ServiceSession) {
+        guard !session.finished else { return }
+        if session.isOpen {
+            closed(session)
+            return
+        }
+        session.wsi = nil
+        if stopping {
+            finish(session, failed: .cancelled)
+        } else if session.stage == .upgrading {
+            finish(session, failed: .other("the server closed the connection before answering the WebSocket upgrade"))
+        } else {
+            finish(session, failed: session.lastFailure ?? .other("the connection closed before it was established"))
+        }
+    }
+
+    // MARK: Reading
+
+    /// RAW_RX: the answer to the upgrade, then frames. Returns -1 to close the socket now.
+    func rawReceived(_ session: ServiceSession, wsi: OpaquePointer, input: UnsafeMutableRawPointer?,
+                     length: Int) -> Int32 {
+        guard !session.finished, let link = session.link, let input, length > 0 else { return 0 }
+        let chunk = UnsafeRawBufferPointer(start: input, count: length)
+        var offset = 0
+        if var handshake = link.handshake {
+            guard session.stage == .upgrading else { return 0 }
+            switch handshake.consume(chunk) {
+            case .needMore:
+                link.handshake = handshake
+                return 0
+            case .failed(let failure):
+                session.wsi = nil
+                finish(session, failed: failure)
+                return -1
+            case .accepted(let agreement, let consumed):
+                link.handshake = nil
+                link.reader = ClientFrameReader(deflate: agreement.deflate)
+                offset = consumed
+                if opened(session, wsi: wsi) != 0 { return -1 }
+            }
+        }
+        if !link.heldInput.isEmpty {
+            // Reading resumed with bytes still held from before the pause: they come first.
+            link.heldInput.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[offset...]))
+            return readHeldInput(session, link: link, wsi: wsi)
+        }
+        return readFrames(session, link: link, wsi: wsi, chunk, from: offset)
+    }
+
+    /// Reads what was held when reading paused; called when reading resumes.
+    func readHeldInput(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer) -> Int32 {
+        let held = link.heldInput
+        link.heldInput = []
+        return held.withUnsafeBytes { readFrames(session, link: link, wsi: wsi, $0, from: 0) }
+    }
+
+    /// Every frame in `chunk[offset...]`. Stops early when the consumer's window pauses reading: what is left is
+    /// kept in `heldInput` for the resume, so the window is never passed by more than one message.
+    private func readFrames(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer,
+                            _ chunk: UnsafeRawBufferPointer, from start: Int) -> Int32 {
+        var offset = start
+        while !session.finished, let event = link.reader?.next(in: chunk, at: &offset) {
+            switch event {
+            case .dataFrame:
+                break  // `refuseAnnouncedOversize` reads the announced length from the reader
+            case .payload(let bytes, let endsMessage):
+                guard session.localClose == nil, !link.closeReceived, !link.closeSent else { continue }
+                if link.reader?.messageIsCompressed == true {
+                    inflate(session, link: link, wsi: wsi, bytes, endsMessage: endsMessage)
+                } else {
+                    take(session, wsi: wsi, bytes, endsMessage: endsMessage,
+                         binary: link.reader?.messageIsBinary ?? false)
+                }
+                if session.readingPaused, offset < chunk.count, session.localClose == nil {
+                    link.heldInput = Array(UnsafeRawBufferPointer(rebasing: chunk[offset...]))
+                    return 0
+                }
+            case .control(let opcode, let payload):
+                if controlFrame(session, link: link, wsi: wsi, opcode: opcode, payload: payload) != 0 { return -1 }
+            case .violation(let what):
+                if link.closeSent || link.closeReceived { return -1 }
+                requestUrgentClose(session, code: 1002, text: "protocol error",
+                                   cause: .protocolViolation(what))
+            }
+        }
+        return 0
+    }
+
+    /// Payload of an uncompressed message: a whole text message in one piece goes straight from lws' buffer into
+    /// its String, as nearly every one does; anything else through the assembler.
+    private func take(_ session: ServiceSession, wsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer,
+                      endsMessage: Bool, binary: Bool) {
+        if endsMessage, !binary, session.assembler.isBetweenMessages, bytes.count <= session.assembler.limit,
+           let text = String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) {
+            deliver(session, .text(text), size: bytes.count, wsi: wsi)
+            return
+        }
+        let outcome = session.assembler.append(bytes, final: endsMessage, binary: binary)
+        assembled(session, outcome, wsi: wsi, stillAnnounced: session.link?.reader?.remainingInFrame ?? 0)
+    }
+
+    private func inflate(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer,
+                         _ bytes: UnsafeRawBufferPointer, endsMessage: Bool) {
+        let inflater = link.inflater ?? MessageInflater()
+        link.inflater = inflater
+        let binary = link.reader?.messageIsBinary ?? false
+        let outcome = inflater.inflate(bytes, endsMessage: endsMessage, scratch: inflateScratch) { piece in
+            switch session.assembler.append(piece, final: false, binary: binary) {
+            case .partial:
+                return true
+            case let refused:
+                assembled(session, refused, wsi: wsi, stillAnnounced: link.reader?.remainingInFrame ?? 0)
+                return false
+            }
+        }
+        switch outcome {
+        case .done:
+            guard endsMessage else { return }
+            let last = session.assembler.append(UnsafeRawBufferPointer(start: nil, count: 0), final: true,
+                                                binary: binary)
+            assembled(session, last, wsi: wsi, stillAnnounced: 0)
+        case .stopped:
+            return
+        case .corrupt(let what):
+            requestUrgentClose(session, code: 1007, text: "invalid compressed data",
+                               cause: .protocolViolation("a message that does not inflate (zlib: \(what))"))
+        }
+    }
+
+    /// A ping is answered, a pong keeps the link valid, a close is answered and ends it.
+    private func controlFrame(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer,
+                              opcode: UInt8, payload: [UInt8]) -> Int32 {
+        switch opcode {
+        case 0x9:
+            guard !link.closeSent, !link.closeReceived else { return 0 }
+            link.pongOwed = payload
+            lws_callback_on_writable(wsi)
+        case 0xA:
+            session.lastValidity = .now
+            link.pingOutstanding = false
+        default:
+            let close = Self.parseClose(payload)
+            if session.peerClose == nil { session.peerClose = (close.code, close.text) }
+            if link.closeSent { return -1 }  // it answers ours: the close handshake is done
+            link.closeReceived = true
+            link.closeEcho = close.problem == nil ? (close.code == 1005 ? nil : close.code) : 1002
+            // What is still queued is not sent (RFC 6455 5.5.1: no data after a close).
+            _ = session.dropOutgoing()
+            lws_callback_on_writable(wsi)
+        }
+        return 0
+    }
+
+    /// A close frame's payload: none (1005), or a 2-byte code and UTF-8 text. `problem` says what is wrong with
+    /// one that breaks the rules (1 byte, a code no endpoint may send, text not UTF-8).
+    static func parseClose(_ payload: [UInt8]) -> (code: UInt16, text: String, problem: String?) {
+        guard !payload.isEmpty else { return (1005, "", nil) }
+        guard payload.count >= 2 else { return (1002, "", "a close frame of 1 byte") }
+        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        guard let text = String(validating: payload.dropFirst(2), as: UTF8.self) else {
+            return (code, String(decoding: payload.dropFirst(2), as: UTF8.self), "a close reason that is not UTF-8")
+        }
+        guard sendableCloseCode(code) == code || code == 1000 else {
+            return (code, text, "the close code \(code), which no endpoint may send")
+        }
+        return (code, text, nil)
+    }
+
+    // MARK: Writing
+
+    /// RAW_WRITEABLE: the upgrade request, then what the peer is owed (pong, close answer), our ping, our data,
+    /// our close, in that order. One frame batch per call; asks again while more waits.
+    func rawWritable(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
+        guard !session.finished, !destroying, let link = session.link else { return 0 }
+        if let request = link.request {
+            link.request = nil
+            return writeRaw(request, to: wsi) < 0 ? -1 : 0
+        }
+        guard session.isOpen else { return 0 }
+        if link.closeSent {
+            // lws calls WRITEABLE only once what it buffered went out: our answer to the peer's close is sent.
+            return link.closeReceived ? -1 : 0
+        }
+        if link.closeReceived {
+            var payload: [UInt8] = []
+            if let code = link.closeEcho { payload = [UInt8(code >> 8), UInt8(code & 0xFF)] }
+            link.closeSent = true
+            if writeControl(0x88, payload, to: wsi) < 0 { return -1 }
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        if session.closeUrgently, let request = session.closeRequest {
+            return sendClose(session, link: link, wsi: wsi, request)
+        }
+        if let pong = link.pongOwed {
+            link.pongOwed = nil
+            if writeControl(0x8A, pong, to: wsi) < 0 { return -1 }
+        } else if link.pingDue {
+            link.pingDue = false
+            if writeControl(0x89, [], to: wsi) < 0 { return -1 }
+        } else if session.hasOutgoing {
+            let result = session.dequeueFrames(upTo: Self.coalescedWriteLimit) { writeMaskedFrames($0, to: wsi) }
+            if result < 0 { return -1 }
+        } else if let request = session.closeRequest {
+            return sendClose(session, link: link, wsi: wsi, request)
+        }
+        if link.owesControl || session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    private func sendClose(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer,
+                           _ request: (code: UInt16, text: String, cause: WebSocketCloseReason.Cause)) -> Int32 {
+        if session.localClose == nil {
+            session.localClose = WebSocketCloseReason(code: request.code, text: request.text, initiatedLocally: true,
+                                                      cause: request.cause)
+        }
+        var payload = [UInt8(request.code >> 8), UInt8(request.code & 0xFF)]
+        payload.append(contentsOf: Self.truncatedUTF8(request.text, maxBytes: 123))
+        link.closeSent = true
+        if writeControl(0x88, payload, to: wsi) < 0 { return -1 }
+        // The peer's answer must be read, whatever paused reading; it has until the deadline.
+        link.heldInput = []
+        if session.readingPaused || session.closeUrgently { lws_rx_flow_control(wsi, 1) }
+        retireTimer(of: session)
+        startTimer(session, after: Self.closeAnswerDeadline)
+        return 0
+    }
+
+    private func writeControl(_ head: UInt8, _ payload: [UInt8], to wsi: OpaquePointer) -> Int32 {
+        payload.withUnsafeBytes { bytes in
+            writeWithRoom(ClientFrameWriter.overhead + bytes.count, to: wsi) { at in
+                ClientFrameWriter.write(head: head, payload: bytes, mask: maskKey(), into: at)
+            }
+        }
+    }
+
+    /// Writes `frames` masked with one `lws_write`.
+    private func writeMaskedFrames(_ frames: ArraySlice<ServiceSession.Frame>, to wsi: OpaquePointer) -> Int32 {
+        let room = frames.reduce(0) { $0 + ClientFrameWriter.overhead + $1.bytes.count }
+        return writeWithRoom(room, to: wsi) { at in
+            var end = at
+            for frame in frames {
+                end = frame.bytes.withUnsafeBytes {
+                    ClientFrameWriter.write(head: frame.head, payload: $0, mask: maskKey(), into: end)
+                }
+            }
+            return end
+        }
+    }
+
+    private func writeRaw(_ bytes: [UInt8], to wsi: OpaquePointer) -> Int32 {
+        bytes.withUnsafeBytes { source in
+            writeWithRoom(source.count, to: wsi) { at in
+                if let base = source.baseAddress { at.update(from: base.assumingMemoryBound(to: UInt8.self), count: source.count) }
+                return at + source.count
+            }
+        }
+    }
+
+    /// lws sends a raw write as it is, keeping what the socket did not take for later.
+    private func writeWithRoom(_ room: Int, to wsi: OpaquePointer,
+                               _ fill: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>) -> Int32 {
+        let pre = bc_lws_pre()
+        if writeBuffer.count < pre + room + 1 {
+            writeBuffer = [UInt8](repeating: 0, count: max(pre + room + 1, 2 * writeBuffer.count))
+        }
+        return writeBuffer.withUnsafeMutableBufferPointer { buffer in
+            let start = buffer.baseAddress! + pre
+            let end = fill(start)
+            let result = lws_write(wsi, start, end - start, LWS_WRITE_HTTP)  // LWS_WRITE_RAW is a macro for it
+            return result < 0 ? -1 : 0
+        }
+    }
+
+    private func maskKey() -> UInt32 {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }
+
+    // MARK: Keepalive
+
+    /// Once a sweep: a ping after `pingInterval` without a pong, the connection dropped after `hangupAfterSilence`.
+    /// A link whose reading is paused is skipped: its pongs wait unread, and it is judged again from the resume.
+    func keepAlive(_ session: ServiceSession, link: ClientLink, now: ContinuousClock.Instant) {
+        guard session.isOpen, !session.finished, session.localClose == nil, !link.closeSent, !link.closeReceived,
+              !session.readingPaused, let wsi = session.wsi, let client = session.client else { return }
+        let (ping, hangup) = client.configuration.validitySeconds
+        let silence = now - session.lastValidity
+        if silence >= .seconds(Int(hangup)) {
+            bc_lws_kill_async(wsi)
+        } else if silence >= .seconds(Int(ping)), !link.pingOutstanding {
+            link.pingOutstanding = true
+            link.pingDue = true
+            lws_callback_on_writable(wsi)
+        }
+    }
+}
