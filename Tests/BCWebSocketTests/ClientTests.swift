@@ -190,6 +190,19 @@ struct ClientTests {
         await loop.shutdown()
     }
 
+    @Test("a ping from the peer is answered with a pong that carries its payload")
+    func pingIsAnswered() async throws {
+        try await withPeer("ping") { peer, port in
+            let (connection, events) = try connect("ws://127.0.0.1:\(port)/")
+            #expect(try await events.next() == .upgrading)
+            #expect(try await events.next() == .opened)
+            #expect(try await events.next() == .text("hello"))
+            #expect(try await peer.report("pong=") == "pong=matched")
+            connection.close()
+        }
+        await loop.shutdown()
+    }
+
     @Test("a peer that stops answering pings is dropped within the hangup window")
     func silenceDetectedByPing() async throws {
         try await withPeer("mute") { peer, port in

@@ -17,6 +17,8 @@ that dies without stopping it leaves nothing behind. Lines on it are commands ("
   big BYTES             on open: send one text message of BYTES "x" characters.
   status CODE           answer the upgrade with HTTP CODE (e.g. 503, 403) instead of 101.
   silent                accept TCP connections and never answer (raw socket, no WebSocket).
+  ping                  send "hello", then a ping; report "pong=matched" when the pong with its payload
+                        comes back within 5 s, else "pong=missing ...".
   mute                  complete the upgrade, send "hello", then stop reading the socket, so pings
                         are never answered.
   tls CERT KEY          like echo, over TLS with this certificate chain and key.
@@ -88,6 +90,18 @@ def status_process_request(code):
     def process_request(connection, request):
         return Response(code, "Refused by test", Headers([("Content-Length", "0")]), b"")
     return process_request
+
+
+async def ping_handler(ws):
+    await ws.send("hello")
+    try:
+        # websockets resolves the waiter only for a pong that carries this ping's payload.
+        waiter = await ws.ping(b"are you there?")
+        await asyncio.wait_for(waiter, timeout=5)
+        report("pong=matched")
+    except (asyncio.TimeoutError, ConnectionClosed) as error:
+        report(f"pong=missing {type(error).__name__}")
+    await ws.wait_closed()
 
 
 async def mute_handler(ws):
@@ -192,6 +206,8 @@ def main(argv):
         coroutine = run_server(echo_handler, process_request=status_process_request(int(args[0])))
     elif scenario == "silent":
         coroutine = run_silent()
+    elif scenario == "ping":
+        coroutine = run_server(ping_handler)
     elif scenario == "mute":
         coroutine = run_server(mute_handler)
     elif scenario == "tls":
