@@ -254,11 +254,12 @@ extension ServiceCore {
         payload.append(contentsOf: Self.truncatedUTF8(request.text, maxBytes: 123))
         link.closeSent = true
         if writeControl(0x88, payload, to: wsi) < 0 { return -1 }
-        // The peer's answer must be read, whatever paused reading; it has until the deadline.
-        link.heldInput = []
-        if session.readingPaused || session.closeUrgently { lws_rx_flow_control(wsi, 1) }
+        // The peer's answer must be read, whatever paused reading; it has until the deadline. Bytes held back by a
+        // pause are read first (their data is dropped now), since the answer may be among them.
         retireTimer(of: session)
         startTimer(session, after: Self.closeAnswerDeadline)
+        if !link.heldInput.isEmpty, readHeldInput(session, link: link, wsi: wsi) != 0 { return -1 }
+        if session.readingPaused || session.closeUrgently { lws_rx_flow_control(wsi, 1) }
         return 0
     }
 
