@@ -177,13 +177,27 @@ final class FleetWorker: Sendable {
         await publisher.buffer.waitUntilRemoved(through: publisher.buffer.admittedCount)
         let status = FollowStatus(status: outcome.status, key: request.key, url: request.url, reason: outcome.reason,
                                   worker: identity, at: Date().formatted(.iso8601))
-        _ = try? await connection.publish(status.json, to: FleetSubjects.status(key: request.key),
-                                          timeout: LivePublisher.publishTimeout)
+        await storeStatus(status, key: request.key, follow: number)
         do {
             try claim.ack()
             note("\(request.key): \(outcome.reason.map { "failed: \($0)" } ?? "the live ended"); acked")
         } catch {
             note("\(request.key): \(outcome.status), but the ack failed (\(error)); it will be followed again")
+        }
+    }
+
+    /// Stores a live's status, tried three times: a loaded JetStream can let one publish pass its timeout, and a
+    /// status dropped then was lost for good. The message id makes a try whose ack was lost count once.
+    private func storeStatus(_ status: FollowStatus, key: String, follow: Int) async {
+        let id = "status:\(identity):\(follow)"
+        for attempt in 1...3 {
+            do {
+                _ = try await connection.publish(status.json, to: FleetSubjects.status(key: key), messageID: id,
+                                                 timeout: LivePublisher.publishTimeout)
+                return
+            } catch {
+                if attempt == 3 { note("\(key): its status (\(status.status)) could not be stored: \(error)") }
+            }
         }
     }
 }
