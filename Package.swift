@@ -52,6 +52,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Debian's libssl-dev (OpenSSL 3, which libwebsockets-dev depends on): TLS for a wss:// client, which reads its
+        // own frames over a raw socket (docs/DESIGN.md, "The live path, hop by hop").
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Debian's libedit-dev 3.1 (BSD editline, its readline-compatible API), seen through module.modulemap +
         // shim.h: the line editor of `bcstream replay`'s prompt. Only the executable uses it; BCReplay keeps the
         // prompt's words (PromptCompletion) free of C.
@@ -72,7 +79,7 @@ let package = Package(
         .target(name: "BCNATS", dependencies: ["CLibNATS"]),
         // The WebSocket client and server over libwebsockets. Its own target because both the
         // listener (client) and the replay tool (server) import it.
-        .target(name: "BCWebSocket", dependencies: ["CLibWebSockets", "CZlib"]),
+        .target(name: "BCWebSocket", dependencies: ["CLibWebSockets", "CZlib", "COpenSSL"]),
         // The subscription client: bcsvr lines, the session state machine (protocol, keepalive, reconnect
         // decisions), and the listener that performs its decisions on a libwebsockets connection.
         .target(name: "BCListener", dependencies: ["BCMessages", "BCWebSocket"]),

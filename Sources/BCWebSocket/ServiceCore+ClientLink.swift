@@ -10,10 +10,35 @@ extension ServiceCore {
 
     // MARK: Connected: the upgrade request
 
-    /// RAW_CONNECTED (or RAW_ADOPT after TLS): TCP and TLS are up; the upgrade request goes out.
+    /// RAW_CONNECTED: TCP is up. A `wss://` link starts its TLS handshake; a `ws://` one its upgrade.
     func rawConnected(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
-        guard !session.finished, session.stage == .connecting, let client = session.client else { return 0 }
+        guard !session.finished, session.stage == .connecting, session.link == nil, let client = session.client
+        else { return 0 }
         session.wsi = wsi
+        guard client.url.isSecure else {
+            session.link = ClientLink(tls: nil)
+            return beginUpgrade(session, wsi: wsi)
+        }
+        let made = tlsContext(for: client.configuration.tls).flatMap { context in
+            ClientTLS(context: context, host: client.url.host).map { Result.success($0) }
+                ?? .failure(.tls("OpenSSL could not start a connection"))
+        }
+        switch made {
+        case .failure(let failure):
+            session.wsi = nil
+            finish(session, failed: failure)
+            return -1
+        case .success(let tls):
+            session.link = ClientLink(tls: tls)
+            _ = tls.handshake()  // the ClientHello, written at WRITEABLE
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+    }
+
+    /// The connection (and its TLS) is up: the upgrade request goes out.
+    private func beginUpgrade(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
+        guard let client = session.client, let link = session.link else { return -1 }
         session.stage = .upgrading
         client.deliver(.upgrading)
         var nonce = [UInt8](repeating: 0, count: 16)
@@ -27,7 +52,7 @@ extension ServiceCore {
             finish(session, failed: failure)
             return -1
         case .success(let request):
-            session.link = ClientLink(request: request, handshake: handshake)
+            link.begin(request: request, handshake: handshake)
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -52,11 +77,57 @@ extension ServiceCore {
 
     // MARK: Reading
 
-    /// RAW_RX: the answer to the upgrade, then frames. Returns -1 to close the socket now.
+    /// RAW_RX: TLS records for a `wss://` link, then the answer to the upgrade, then frames. Returns -1 to close
+    /// the socket now.
     func rawReceived(_ session: ServiceSession, wsi: OpaquePointer, input: UnsafeMutableRawPointer?,
                      length: Int) -> Int32 {
         guard !session.finished, let link = session.link, let input, length > 0 else { return 0 }
         let chunk = UnsafeRawBufferPointer(start: input, count: length)
+        guard let tls = link.tls else { return readPlaintext(session, link: link, wsi: wsi, chunk) }
+        tls.receive(chunk)
+        if !tls.isEstablished {
+            switch tls.handshake() {
+            case .waiting:
+                if tls.outputCount > 0 { lws_callback_on_writable(wsi) }
+                return 0
+            case .failed(let reason):
+                session.wsi = nil
+                finish(session, failed: .tls(reason))
+                return -1
+            case .established:
+                if beginUpgrade(session, wsi: wsi) != 0 { return -1 }
+            }
+        }
+        return readTLS(session, link: link, tls: tls, wsi: wsi)
+    }
+
+    /// Reads the plaintext OpenSSL holds, as long as reading is not paused (what it keeps then waits there for the
+    /// resume).
+    func readTLS(_ session: ServiceSession, link: ClientLink, tls: ClientTLS, wsi: OpaquePointer) -> Int32 {
+        let scratch = tlsScratch
+        while !session.finished, !session.readingPaused || session.localClose != nil {
+            switch tls.read(into: scratch) {
+            case .bytes(let count):
+                let result = readPlaintext(session, link: link, wsi: wsi,
+                                           UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+                if result != 0 { return result }
+            case .waiting:
+                if tls.outputCount > 0 { lws_callback_on_writable(wsi) }
+                return 0
+            case .ended(let why):
+                if !session.isOpen {
+                    session.wsi = nil
+                    finish(session, failed: .other("the TLS connection ended before the WebSocket upgrade: \(why)"))
+                }
+                return -1
+            }
+        }
+        return 0
+    }
+
+    /// The plaintext of the connection: the answer to the upgrade, then frames.
+    private func readPlaintext(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer,
+                               _ chunk: UnsafeRawBufferPointer) -> Int32 {
         var offset = 0
         if var handshake = link.handshake {
             guard session.stage == .upgrading else { return 0 }
@@ -208,9 +279,13 @@ extension ServiceCore {
     /// our close, in that order. One frame batch per call; asks again while more waits.
     func rawWritable(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
         guard !session.finished, !destroying, let link = session.link else { return 0 }
+        if let tls = link.tls {
+            if tls.outputCount > 0, flushTLS(tls, to: wsi) < 0 { return -1 }
+            guard tls.isEstablished else { return 0 }
+        }
         if let request = link.request {
             link.request = nil
-            return writeRaw(request, to: wsi) < 0 ? -1 : 0
+            return writeRaw(request, link: link, to: wsi) < 0 ? -1 : 0
         }
         guard session.isOpen else { return 0 }
         if link.closeSent {
@@ -221,7 +296,7 @@ extension ServiceCore {
             var payload: [UInt8] = []
             if let code = link.closeEcho { payload = [UInt8(code >> 8), UInt8(code & 0xFF)] }
             link.closeSent = true
-            if writeControl(0x88, payload, to: wsi) < 0 { return -1 }
+            if writeControl(0x88, payload, link: link, to: wsi) < 0 { return -1 }
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -230,12 +305,14 @@ extension ServiceCore {
         }
         if let pong = link.pongOwed {
             link.pongOwed = nil
-            if writeControl(0x8A, pong, to: wsi) < 0 { return -1 }
+            if writeControl(0x8A, pong, link: link, to: wsi) < 0 { return -1 }
         } else if link.pingDue {
             link.pingDue = false
-            if writeControl(0x89, [], to: wsi) < 0 { return -1 }
+            if writeControl(0x89, [], link: link, to: wsi) < 0 { return -1 }
         } else if session.hasOutgoing {
-            let result = session.dequeueFrames(upTo: Self.coalescedWriteLimit) { writeMaskedFrames($0, to: wsi) }
+            let result = session.dequeueFrames(upTo: Self.coalescedWriteLimit) {
+                writeMaskedFrames($0, link: link, to: wsi)
+            }
             if result < 0 { return -1 }
         } else if let request = session.closeRequest {
             return sendClose(session, link: link, wsi: wsi, request)
@@ -253,7 +330,7 @@ extension ServiceCore {
         var payload = [UInt8(request.code >> 8), UInt8(request.code & 0xFF)]
         payload.append(contentsOf: Self.truncatedUTF8(request.text, maxBytes: 123))
         link.closeSent = true
-        if writeControl(0x88, payload, to: wsi) < 0 { return -1 }
+        if writeControl(0x88, payload, link: link, to: wsi) < 0 { return -1 }
         // The peer's answer must be read, whatever paused reading; it has until the deadline. Bytes held back by a
         // pause are read first (their data is dropped now), since the answer may be among them.
         retireTimer(of: session)
@@ -263,18 +340,19 @@ extension ServiceCore {
         return 0
     }
 
-    private func writeControl(_ head: UInt8, _ payload: [UInt8], to wsi: OpaquePointer) -> Int32 {
+    private func writeControl(_ head: UInt8, _ payload: [UInt8], link: ClientLink, to wsi: OpaquePointer) -> Int32 {
         payload.withUnsafeBytes { bytes in
-            writeWithRoom(ClientFrameWriter.overhead + bytes.count, to: wsi) { at in
+            writeWithRoom(ClientFrameWriter.overhead + bytes.count, link: link, to: wsi) { at in
                 ClientFrameWriter.write(head: head, payload: bytes, mask: maskKey(), into: at)
             }
         }
     }
 
     /// Writes `frames` masked with one `lws_write`.
-    private func writeMaskedFrames(_ frames: ArraySlice<ServiceSession.Frame>, to wsi: OpaquePointer) -> Int32 {
+    private func writeMaskedFrames(_ frames: ArraySlice<ServiceSession.Frame>, link: ClientLink,
+                                   to wsi: OpaquePointer) -> Int32 {
         let room = frames.reduce(0) { $0 + ClientFrameWriter.overhead + $1.bytes.count }
-        return writeWithRoom(room, to: wsi) { at in
+        return writeWithRoom(room, link: link, to: wsi) { at in
             var end = at
             for frame in frames {
                 end = frame.bytes.withUnsafeBytes {
@@ -285,28 +363,53 @@ extension ServiceCore {
         }
     }
 
-    private func writeRaw(_ bytes: [UInt8], to wsi: OpaquePointer) -> Int32 {
+    private func writeRaw(_ bytes: [UInt8], link: ClientLink, to wsi: OpaquePointer) -> Int32 {
         bytes.withUnsafeBytes { source in
-            writeWithRoom(source.count, to: wsi) { at in
+            writeWithRoom(source.count, link: link, to: wsi) { at in
                 if let base = source.baseAddress { at.update(from: base.assumingMemoryBound(to: UInt8.self), count: source.count) }
                 return at + source.count
             }
         }
     }
 
-    /// lws sends a raw write as it is, keeping what the socket did not take for later.
-    private func writeWithRoom(_ room: Int, to wsi: OpaquePointer,
+    /// Fills the write buffer and sends it: as it is (lws sends a raw write so, keeping what the socket did not
+    /// take for later), or through the link's TLS.
+    private func writeWithRoom(_ room: Int, link: ClientLink, to wsi: OpaquePointer,
                                _ fill: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>) -> Int32 {
         let pre = bc_lws_pre()
         if writeBuffer.count < pre + room + 1 {
             writeBuffer = [UInt8](repeating: 0, count: max(pre + room + 1, 2 * writeBuffer.count))
         }
-        return writeBuffer.withUnsafeMutableBufferPointer { buffer in
+        let (result, sealed) = writeBuffer.withUnsafeMutableBufferPointer { buffer -> (Int32, Bool) in
             let start = buffer.baseAddress! + pre
             let end = fill(start)
-            let result = lws_write(wsi, start, end - start, LWS_WRITE_HTTP)  // LWS_WRITE_RAW is a macro for it
-            return result < 0 ? -1 : 0
+            if let tls = link.tls {
+                return (0, tls.write(UnsafeRawBufferPointer(start: start, count: end - start)))
+            }
+            return (lws_write(wsi, start, end - start, LWS_WRITE_HTTP) < 0 ? -1 : 0, true)  // LWS_WRITE_RAW's value
         }
+        guard sealed else { return -1 }
+        if let tls = link.tls { return flushTLS(tls, to: wsi) }
+        return result
+    }
+
+    /// Sends the ciphertext OpenSSL wrote.
+    private func flushTLS(_ tls: ClientTLS, to wsi: OpaquePointer) -> Int32 {
+        let pre = bc_lws_pre()
+        while tls.outputCount > 0 {
+            let room = tls.outputCount
+            if tlsOutputBuffer.count < pre + room + 1 {
+                tlsOutputBuffer = [UInt8](repeating: 0, count: max(pre + room + 1, 2 * tlsOutputBuffer.count))
+            }
+            let result = tlsOutputBuffer.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                let start = buffer.baseAddress! + pre
+                let taken = tls.takeOutput(into: UnsafeMutableRawBufferPointer(start: start, count: room))
+                guard taken > 0 else { return -1 }
+                return lws_write(wsi, start, taken, LWS_WRITE_HTTP) < 0 ? -1 : 0
+            }
+            if result < 0 { return -1 }
+        }
+        return 0
     }
 
     private func maskKey() -> UInt32 {

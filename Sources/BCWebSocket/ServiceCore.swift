@@ -44,36 +44,25 @@ final class ServiceCore: @unchecked Sendable {
     private var sweepTimer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// Timers whose session ended; freed after the current service pass, outside any callback.
     private var retiredTimers: [UnsafeMutablePointer<bc_lws_timer_t>] = []
-    /// Client vhosts by TLS trust and deflate choice: lws keeps these per vhost.
-    private var vhosts: [VhostKey: OpaquePointer] = [:]
-    /// Retry/idle policies by (ping, hangup) for `wss` links: lws keeps a pointer to them in each wsi.
-    private var retryPolicies: [RetryKey: UnsafeMutablePointer<lws_retry_bo_t>] = [:]
+    /// The client's one vhost: every client connection is a raw socket on it (its TLS is ours, ClientTLS.swift).
+    private var clientVhost: OpaquePointer?
     /// C memory that must outlive the context: protocol and extension tables and their strings.
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var extensions: UnsafeMutablePointer<lws_extension>?
     private var permanentStrings: [UnsafeMutablePointer<CChar>] = []
     /// Where `MessageInflater` writes, for every client connection of this loop (one thread), made at first use.
     private var inflateScratchStorage: UnsafeMutableRawBufferPointer?
+    /// Plaintext a `wss://` link's TLS gives back, and the ciphertext it writes (ServiceCore+ClientLink.swift).
+    private var tlsScratchStorage: UnsafeMutableRawBufferPointer?
+    var tlsOutputBuffer: [UInt8] = []
+    /// OpenSSL client contexts by trust, made at a `wss://` link's first connect.
+    private var tlsContexts: [WebSocketClientConfiguration.TLS: ClientTLSContext] = [:]
     /// Messages handed over since the last service pass (see `readCoalescing`).
     private var deliveredThisPass = 0
 
     private struct PendingUpgrade {
         var peer: String
         var since: ContinuousClock.Instant
-    }
-
-    /// A client vhost: what its connections share. Only a `secure` one sets up TLS, which loads the system's CA
-    /// store (tens of milliseconds of CPU at start-up, for nothing on a `ws://` link).
-    private struct VhostKey: Hashable {
-        var secure: Bool
-        var caFile: String?
-        /// lws' permessage-deflate, for a `wss` link (lws frames those; see `connectNextAddress`).
-        var permessageDeflate: Bool
-    }
-
-    private struct RetryKey: Hashable {
-        var ping: UInt16
-        var hangup: UInt16
     }
 
     static let protocolName = "bcstream"
@@ -85,8 +74,6 @@ final class ServiceCore: @unchecked Sendable {
     static let readCoalescing: UInt32 = 300
     /// What a client loop reads from a socket at once (lws' per-thread buffer; 4 KiB by default).
     static let clientReadSize: UInt32 = 64 * 1024
-    /// A `wss` link's frame buffer (lws' per-connection rx buffer), kept at lws' default whatever `clientReadSize`.
-    static let lwsFrameBufferSize = 4096
     /// How long an urgent close may wait for its close frame to get out before the TCP connection is dropped.
     static let urgentCloseDeadline = Duration.seconds(2)
     /// How often open connections are checked for a frame announced larger than the cap.
@@ -103,6 +90,21 @@ final class ServiceCore: @unchecked Sendable {
 
     deinit {
         inflateScratchStorage?.deallocate()
+        tlsScratchStorage?.deallocate()
+    }
+
+    var tlsScratch: UnsafeMutableRawBufferPointer {
+        if let made = tlsScratchStorage { return made }
+        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        tlsScratchStorage = made
+        return made
+    }
+
+    func tlsContext(for tls: WebSocketClientConfiguration.TLS) -> Result<ClientTLSContext, WebSocketConnectFailure> {
+        if let made = tlsContexts[tls] { return .success(made) }
+        let made = ClientTLSContext.make(tls)
+        if case .success(let context) = made { tlsContexts[tls] = context }
+        return made
     }
 
     var inflateScratch: UnsafeMutableRawBufferPointer {
@@ -291,7 +293,6 @@ final class ServiceCore: @unchecked Sendable {
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(permanentString(Self.protocolName))
         protocols[0].callback = bcServiceCallback
-        if role.isClient { protocols[0].rx_buffer_size = Self.lwsFrameBufferSize }
         if case .server = role {
             // lws 4.1.6 sends at most this much per send(2) (lws_issue_raw), buffering the rest for later poll rounds;
             // by default its rx buffer size, 4 KiB. A server's burst of frames (`writeFrames`) goes in one send.
@@ -316,6 +317,9 @@ final class ServiceCore: @unchecked Sendable {
         switch role {
         case .client:
             info.port = bc_lws_port_no_listen()
+            // No lws TLS: a client's TLS is ours (ClientTLS.swift), so lws sets up no OpenSSL context and loads no
+            // CA store (tens of milliseconds of CPU); a `wss://` link's trust is loaded at its first connect.
+            info.options = 0
             info.pt_serv_buf_size = Self.clientReadSize
             // lws' own handshake timeouts are per context (default 20 s); each connection has its
             // own `connectTimeout` timer, so keep lws' out of its way.
@@ -344,20 +348,8 @@ final class ServiceCore: @unchecked Sendable {
                 info.ssl_private_key_filepath = UnsafePointer(permanentString(tls.privateKeyFile))
             }
         }
-        if case .client = role {
-            // The client's vhosts are made by `vhost(for:secure:)`, TLS only where a connection needs it. One is
-            // made now: lws hands EVENT_WAIT_CANCELLED (the mailbox's wake-up) only to a vhost's protocol.
-            info.options |= bc_lws_option_explicit_vhosts()
-        }
         guard let context = ContextCreation.create(&info) else { return nil }
-        if case .client = role {
-            self.context = context
-            guard vhost(VhostKey(secure: false, caFile: nil, permessageDeflate: false)) != nil else {
-                lws_context_destroy(context)
-                self.context = nil
-                return nil
-            }
-        }
+        if case .client = role { clientVhost = lws_get_vhost_by_name(context, "bc-0") }
         return context
     }
 
@@ -366,11 +358,9 @@ final class ServiceCore: @unchecked Sendable {
         protocols = nil
         extensions?.deallocate()
         extensions = nil
-        for policy in retryPolicies.values { policy.deallocate() }
-        retryPolicies = [:]
         for text in permanentStrings { free(text) }
         permanentStrings = []
-        vhosts = [:]
+        clientVhost = nil
     }
 
     // MARK: Service thread: commands
@@ -444,22 +434,20 @@ final class ServiceCore: @unchecked Sendable {
         case .resumeReading(let id):
             guard let session = sessions[id], session.readingPaused else { return }
             session.readingPaused = false
-            if let link = session.link {
-                guard let wsi = session.wsi, session.isOpen, session.localClose == nil, !link.closeSent else { return }
-                // The peer's pongs waited unread: it gets a whole keepalive window from now.
-                session.lastValidity = .now
-                if !link.heldInput.isEmpty, readHeldInput(session, link: link, wsi: wsi) != 0 {
-                    bc_lws_kill_async(wsi)
-                    return
-                }
-                if !session.readingPaused { lws_rx_flow_control(wsi, 1) }
+            guard let link = session.link, let wsi = session.wsi, session.isOpen, session.localClose == nil,
+                  !link.closeSent else { return }
+            // The peer's pongs waited unread: it gets a whole keepalive window from now.
+            session.lastValidity = .now
+            if !link.heldInput.isEmpty, readHeldInput(session, link: link, wsi: wsi) != 0 {
+                bc_lws_kill_async(wsi)
                 return
             }
-            retireTimer(of: session)
-            guard let wsi = session.wsi, session.isOpen, session.localClose == nil else { return }
-            // The peer's pongs waited unread: it gets a whole validity window from now.
-            lws_validity_confirmed(wsi)
-            if !session.stalled { lws_rx_flow_control(wsi, 1) }
+            // TLS keeps what it decrypted past the pause; no new bytes may come to make us read it.
+            if let tls = link.tls, !session.readingPaused, readTLS(session, link: link, tls: tls, wsi: wsi) != 0 {
+                bc_lws_kill_async(wsi)
+                return
+            }
+            if !session.readingPaused { lws_rx_flow_control(wsi, 1) }
 
         case .stop:
             beginStop()
@@ -634,27 +622,11 @@ final class ServiceCore: @unchecked Sendable {
             if let wsi = session.wsi { bc_lws_kill_async(wsi) }
             return
         }
-        guard let client = session.client else { return }
-        if session.isOpen {
-            keepPausedLinkValid(session)
-            return
-        }
+        guard let client = session.client, !session.isOpen else { return }
         if let wsi = session.wsi { bc_lws_kill_async(wsi) }
         session.wsi = nil
         let after = client.configuration.connectTimeout
         finish(session, failed: session.stage == .upgrading ? .handshakeTimedOut(after: after) : .timedOut(after: after))
-    }
-
-    /// While the consumer's window holds reading paused, the peer's pongs wait unread in the socket, and lws
-    /// would hang up on a link that is only slow on our side. The link was valid when reading paused; it is
-    /// judged again from the moment reading resumes.
-    private func keepPausedLinkValid(_ session: ServiceSession) {
-        retireTimer(of: session)
-        guard session.readingPaused, session.localClose == nil, let wsi = session.wsi,
-              let client = session.client else { return }
-        lws_validity_confirmed(wsi)
-        let ping = Int(client.configuration.validitySeconds.ping)
-        startTimer(session, after: .milliseconds(max(500, ping * 500)))
     }
 
     private func connectNextAddress(_ session: ServiceSession) {
@@ -668,10 +640,9 @@ final class ServiceCore: @unchecked Sendable {
         session.client = client
         session.stage = .connecting
 
-        let configuration = client.configuration
         let url = client.url
-        guard let vhost = vhost(for: configuration, secure: url.isSecure) else {
-            finish(session, failed: .tls("could not set up TLS with CA file \(configuration.tls.caFile ?? "(system)")"))
+        guard let vhost = clientVhost else {
+            finish(session, failed: .other("the WebSocket loop has no client vhost"))
             return
         }
         var temporary: [UnsafeMutablePointer<CChar>] = []
@@ -688,32 +659,15 @@ final class ServiceCore: @unchecked Sendable {
         info.address = cString(address)
         info.port = Int32(url.port)
         info.local_protocol_name = cString(Self.protocolName)
-        if url.isSecure {
-            // lws frames a `wss` link: 4.1.6 cannot put TLS on a raw client socket (lws_client_connect_via_info
-            // starts TLS on it before the socket exists: "tls start fail").
-            info.path = cString(url.path)
-            info.host = cString(url.authority)
-            info.protocol = cString(configuration.subprotocol)
-            info.ietf_version_or_minus_one = -1
-            info.retry_and_idle_policy = UnsafePointer(retryPolicy(for: configuration))
-        } else {
-            // A raw socket: lws connects, and the WebSocket is ours (ServiceCore+ClientLink.swift).
-            info.host = cString(url.host)
-            info.method = bc_lws_raw_method()
-        }
-        if url.isSecure {
-            info.ssl_connection = bc_lws_ccflag_use_ssl()
-            if configuration.tls.insecure { info.ssl_connection |= bc_lws_ccflag_insecure() }
-            // No h2 in ALPN: lws 4.1 cannot do WebSocket over HTTP/2 as a client.
-            info.alpn = cString("http/1.1")
-        }
+        // A raw socket: lws connects, and the WebSocket (with its TLS, for wss) is ours (ServiceCore+ClientLink.swift).
+        info.host = cString(url.host)
+        info.method = bc_lws_raw_method()
         info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(session.id))
 
         // lws copies the strings into its own stash. It may also call CONNECTION_ERROR before
         // returning, which then has already finished the session or moved it on.
         session.inConnectCall = true
         session.errorDuringConnectCall = false
-        session.contextGeneration = ContextCreation.generation
         let wsi = lws_client_connect_via_info(&info)
         session.inConnectCall = false
         guard !session.finished, !session.errorDuringConnectCall else { return }
@@ -723,46 +677,6 @@ final class ServiceCore: @unchecked Sendable {
             session.lastFailure = .other("lws_client_connect_via_info failed for \(address)")
             submit(.connectNextAddress(id: session.id))
         }
-    }
-
-    private func vhost(for configuration: WebSocketClientConfiguration, secure: Bool) -> OpaquePointer? {
-        vhost(VhostKey(secure: secure, caFile: secure && !configuration.tls.insecure ? configuration.tls.caFile : nil,
-                       permessageDeflate: secure && configuration.permessageDeflate))
-    }
-
-    private func vhost(_ key: VhostKey) -> OpaquePointer? {
-        if let vhost = vhosts[key] { return vhost }
-        guard let context else { return nil }
-        var info = lws_context_creation_info()
-        info.port = bc_lws_port_no_listen()
-        info.protocols = UnsafePointer(protocols)
-        info.extensions = key.permessageDeflate ? UnsafePointer(extensions) : nil
-        // Without this option lws makes the vhost no client TLS context (`lws_context_init_client_ssl`).
-        info.options = key.secure ? bc_lws_option_ssl_global_init() : 0
-        info.timeout_secs = Self.lwsHandshakeTimeoutSeconds
-        info.connect_timeout_secs = Self.lwsHandshakeTimeoutSeconds
-        info.gid = -1
-        info.uid = -1
-        info.vhost_name = UnsafePointer(permanentString("bc-\(vhosts.count + 1)"))
-        if let caFile = key.caFile {
-            info.client_ssl_ca_filepath = UnsafePointer(permanentString(caFile))
-        }
-        guard let vhost = lws_create_vhost(context, &info) else { return nil }
-        vhosts[key] = vhost
-        return vhost
-    }
-
-    private func retryPolicy(for configuration: WebSocketClientConfiguration) -> UnsafeMutablePointer<lws_retry_bo_t> {
-        let (ping, hangup) = configuration.validitySeconds
-        let key = RetryKey(ping: ping, hangup: hangup)
-        if let policy = retryPolicies[key] { return policy }
-        let policy = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
-        policy.initialize(to: lws_retry_bo_t())
-        // No retry table: a connection is one attempt; the session layer above retries.
-        policy.pointee.secs_since_valid_ping = ping
-        policy.pointee.secs_since_valid_hangup = hangup
-        retryPolicies[key] = policy
-        return policy
     }
 
     // MARK: Service thread: ending sessions
@@ -828,49 +742,23 @@ final class ServiceCore: @unchecked Sendable {
         case LWS_CALLBACK_RAW_CLOSE:
             if let session = session(of: wsi) { rawClosed(session) }
             return 0
-        case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
-            // `length` is OpenSSL's preverify_ok for one certificate of the chain. lws' error text
-            // for a rejected chain is a bare "SSL err 1"; remember why, and let lws decide (0).
-            if length == 0, let session = session(of: wsi) { session.certificateRejected = true }
-            return 0
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             if let session = session(of: wsi) { connectionError(session, wsi: wsi, input: input, length: length) }
             return 0
 
-        // A `wss` client (lws frames it), and the server
-        case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
-            guard let session = session(of: wsi) else { return 0 }
-            if session.stage == .connecting {
-                session.stage = .upgrading
-                session.client?.deliver(.upgrading)
-            }
-            return appendHeaders(session, wsi: wsi, input: input, length: length)
-        case LWS_CALLBACK_CLIENT_ESTABLISHED:
-            guard let session = session(of: wsi) else { return -1 }
-            // With permessage-deflate, our own compressor only ever compresses a client's commands (SUB, PING):
-            // the smallest zlib state does (memLevel 1, a 512-byte window; any window up to the negotiated one is
-            // valid for a compressor). lws' default, memLevel 8 and the negotiated window, was most of a
-            // connection's memory. Without the extension, lws refuses the options, which is fine.
-            _ = lws_set_extension_option(wsi, "permessage-deflate", "mem_level", "1")
-            _ = lws_set_extension_option(wsi, "permessage-deflate", "client_max_window_bits", "9")
-            return opened(session, wsi: wsi)
-        case LWS_CALLBACK_CLIENT_RECEIVE, LWS_CALLBACK_RECEIVE:
+        // Server
+        case LWS_CALLBACK_RECEIVE:
             guard let session = session(of: wsi) else { return 0 }
             return received(session, wsi: wsi, input: input, length: length)
-        case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
-            session(of: wsi)?.lastValidity = .now
-            return 0
-        case LWS_CALLBACK_CLIENT_WRITEABLE, LWS_CALLBACK_SERVER_WRITEABLE:
+        case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let session = session(of: wsi) else { return 0 }
             return writable(session, wsi: wsi)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             if let session = session(of: wsi) { session.peerClose = Self.parseClose(input, length) }
             return 0
-        case LWS_CALLBACK_CLIENT_CLOSED, LWS_CALLBACK_CLOSED:
+        case LWS_CALLBACK_CLOSED:
             if let session = session(of: wsi) { closed(session) }
             return 0
-
-        // Server
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             if case .server = role, !stopping {
                 pendingUpgrades[wsi] = PendingUpgrade(peer: Self.peerAddress(of: wsi), since: .now)
@@ -936,21 +824,6 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
-    /// Writes our own `Origin`: lws' `origin` field would send "Origin: http://<value>", which
-    /// cannot express an https origin. `input` is lws' `unsigned char **p`, `length` the room left.
-    private func appendHeaders(_ session: ServiceSession, wsi: OpaquePointer,
-                               input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
-        guard let origin = session.client?.configuration.origin, let input else { return 0 }
-        let position = input.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
-        guard let start = position.pointee else { return 0 }
-        let end = start + length
-        let value = Array(origin.utf8)
-        let failed = value.withUnsafeBufferPointer { bytes in
-            lws_add_http_header_by_token(wsi, WSI_TOKEN_ORIGIN, bytes.baseAddress, Int32(bytes.count), position, end)
-        }
-        return failed == 0 ? 0 : -1
-    }
-
     func opened(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
         guard !session.finished else { return -1 }
         retireTimer(of: session)
@@ -964,35 +837,21 @@ final class ServiceCore: @unchecked Sendable {
 
     private func connectionError(_ session: ServiceSession, wsi: OpaquePointer,
                                  input: UnsafeMutableRawPointer?, length: Int) {
-        guard !session.finished, var client = session.client else { return }
+        guard !session.finished, let client = session.client else { return }
         if session.inConnectCall { session.errorDuringConnectCall = true }
         if stopping {
             finish(session, failed: .cancelled)
             return
         }
+        // Only TCP comes here: a client's TLS and upgrade are ours (ServiceCore+ClientLink.swift).
         let message = Self.text(input, length)
-        let status = Int(lws_http_client_http_response(wsi))
-        var failure = ConnectFailureClassifier.classify(
-            message: message, httpStatus: status,
-            reachedUpgrade: session.stage == .upgrading, secure: client.url.isSecure,
-            certificateRejected: session.certificateRejected)
+        var failure = ConnectFailureClassifier.classify(message: message, httpStatus: 0, reachedUpgrade: false,
+                                                        secure: false)
         if case .other = failure, message.lowercased().contains("timeout") || message.lowercased().contains("timed out") {
             // lws' own timer fired before ours (a connectTimeout above lwsHandshakeTimeoutSeconds).
             failure = .timedOut(after: ContinuousClock.now - session.startedAt)
         }
         session.wsi = nil
-        if session.stage != .upgrading,
-           ContextCreation.retries(secure: client.url.isSecure, certificateRejected: session.certificateRejected,
-                                   retriedSoFar: session.retriesAfterCreation, startedAt: session.contextGeneration) {
-            // A context created elsewhere during the handshake may have failed it (see ContextCreation):
-            // the same address again, unseen by the client.
-            session.retriesAfterCreation += 1
-            client.nextAddress = max(0, client.nextAddress - 1)
-            session.client = client
-            session.stage = .connecting
-            submit(.connectNextAddress(id: session.id))
-            return
-        }
         if failure == .refused, client.nextAddress < client.addresses.count {
             // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).
             session.lastFailure = failure
@@ -1076,10 +935,9 @@ final class ServiceCore: @unchecked Sendable {
                 }
                 let pause = window.admit(bytes: size, resume: resume)
                 if pause, !session.readingPaused {
+                    // The keepalive skips a paused link (`keepAlive`): its pongs wait unread.
                     session.readingPaused = true
                     lws_rx_flow_control(wsi, 0)
-                    // Our own link skips a paused session in its keepalive (`keepAlive`); lws' needs help.
-                    if session.link == nil { keepPausedLinkValid(session) }
                 }
             }
             switch message {
@@ -1235,9 +1093,8 @@ final class ServiceCore: @unchecked Sendable {
         finish(session, closed: reason)
     }
 
-    /// lws closes a link silently ("validity timeout") when no pong came for
-    /// `secs_since_valid_hangup`; it does not say so to the callback. A close without a close frame
-    /// that comes at least that long after the last pong (or the open) is that hangup.
+    /// The keepalive (`keepAlive`) drops a link without a close frame when no pong came for `hangupAfterSilence`.
+    /// A close without a close frame that comes at least that long after the last pong (or the open) is that hangup.
     private func silenceWindow(_ session: ServiceSession) -> Duration? {
         guard let client = session.client else { return nil }
         let hangup = Duration.seconds(Int(client.configuration.validitySeconds.hangup))

@@ -70,7 +70,7 @@ final class ServiceSession {
     var writesFramesItself = false
     /// Reading suspended (server fault injection): no rx, so no pongs either.
     var stalled = false
-    /// Last time lws saw the link alive by its own rules: open, or a pong.
+    /// Last time the link was seen alive: open, a pong, or reading resumed after a pause.
     var lastValidity: ContinuousClock.Instant
     /// When the session was created (the connect attempt began).
     let startedAt: ContinuousClock.Instant
@@ -79,12 +79,6 @@ final class ServiceSession {
     /// The last TCP-level failure, reported if no address is left.
     var lastFailure: WebSocketConnectFailure?
     var finished = false
-    /// OpenSSL rejected a certificate of the server's chain during this attempt.
-    var certificateRejected = false
-    /// `ContextCreation.generation` when the current attempt began, and how many attempts were made again
-    /// because a context was created during one (see `ContextCreation`).
-    var contextGeneration: UInt64 = 0
-    var retriesAfterCreation = 0
     /// Inside `lws_client_connect_via_info`, which may report an error before it returns.
     var inConnectCall = false
     var errorDuringConnectCall = false

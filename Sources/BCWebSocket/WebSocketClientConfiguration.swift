@@ -29,7 +29,7 @@ public struct WebSocketClientConfiguration: Sendable, Hashable {
     public var permessageDeflate: Bool
     /// Largest reassembled message accepted; a larger one closes the connection with 1009.
     public var maxMessageSize: Int
-    /// Silence (no pong) after which lws sends a WebSocket ping; whole seconds, at least 1.
+    /// Silence (no pong) after which the client sends a WebSocket ping; whole seconds, at least 1.
     public var pingInterval: Duration
     /// Silence (no pong) after which the connection is dropped; whole seconds, more than `pingInterval`.
     public var hangupAfterSilence: Duration
@@ -58,8 +58,8 @@ public struct WebSocketClientConfiguration: Sendable, Hashable {
         self.subprotocol = subprotocol
     }
 
-    /// The ping and hangup thresholds as lws takes them (`uint16_t` seconds), with hangup forced
-    /// above ping because lws asserts `secs_since_valid_hangup > secs_since_valid_ping`.
+    /// The ping and hangup thresholds in whole seconds (as lws' retry policy took them once), hangup forced above
+    /// ping: a hangup no later than the ping would drop every link before its pong could come.
     var validitySeconds: (ping: UInt16, hangup: UInt16) {
         let ping = Self.wholeSeconds(pingInterval, minimum: 1, maximum: 60_000)
         let hangup = max(Self.wholeSeconds(hangupAfterSilence, minimum: 2, maximum: 65_000), ping + 1)

@@ -8,8 +8,9 @@
 /// as many cores as there are.
 ///
 /// The loops are started one after the other, each context created before the next is asked for
-/// (`started(connections:…)`): lws 4.1.6 changes process-wide OpenSSL state when it creates a context, which
-/// fails a TLS handshake in flight elsewhere (tried again, see `ContextCreation`).
+/// (`started(connections:…)`). (lws 4.1.6 changes process-wide OpenSSL state when it creates a context, which
+/// fails an lws TLS handshake in flight elsewhere, see `ContextCreation`; a loop's own `wss://` links no longer use
+/// lws' TLS, but an `HTTPFetcher`'s requests do.)
 public final class WebSocketLoopPool: Sendable {
     /// How many connections share one loop by default: small enough that a loop's sorted timer list stays short
     /// (inserting walks it), large enough that 10,000 channels take 20 threads.

@@ -296,7 +296,7 @@ struct ClientTests {
         let certificates = try await TestCertificateAuthority.make()
         defer { certificates.remove() }
         try await withPeer("tls", [certificates.serverCertificate, certificates.serverKey]) { _, port in
-            // "localhost": the name the certificate carries, and the name lws checks it against.
+            // "localhost": the name the certificate carries, and the name the client checks it against.
             let url = "wss://localhost:\(port)/"
 
             let (_, untrusted) = try connect(url)
@@ -337,6 +337,25 @@ struct ClientTests {
             #expect(try await laxEvents.next() == .upgrading)
             #expect(try await laxEvents.next() == .opened)
             lax.close()
+        }
+        await loop.shutdown()
+    }
+
+    @Test("wss: a certificate from a trusted CA for another name is refused, by name and by address",
+          arguments: ["localhost", "127.0.0.1"])
+    func tlsNameMismatch(host: String) async throws {
+        let certificates = try await TestCertificateAuthority.make(serverNames: "DNS:elsewhere.example,IP:10.9.8.7")
+        defer { certificates.remove() }
+        try await withPeer("tls", [certificates.serverCertificate, certificates.serverKey]) { _, port in
+            var configuration = WebSocketClientConfiguration()
+            configuration.tls = .trusting(caFile: certificates.certificate)
+            let (_, events) = try connect("wss://\(host):\(port)/", configuration)
+            let failure = try await events.next()
+            guard case .failed(.tls(let detail)) = failure else {
+                Issue.record("expected a TLS failure, got \(String(describing: failure))")
+                return
+            }
+            #expect(detail.contains("not trusted") && detail.contains("mismatch"), "\(detail)")
         }
         await loop.shutdown()
     }

@@ -16,11 +16,19 @@ struct FlowControlTests {
         let link: WebSocketLink
         let events: Inbox<WebSocketEvent>
 
-        init(window: ReceiveWindow, configuration: WebSocketClientConfiguration = .init()) async throws {
-            server = try await WebSocketServer(configuration: .init(permessageDeflate: false, maxQueuedBytes: 256 << 20))
+        /// With `certificates`, over `wss://` (the client trusting their CA).
+        init(window: ReceiveWindow, configuration: WebSocketClientConfiguration = .init(),
+             certificates: TestCertificateAuthority? = nil) async throws {
+            let tls = certificates.map {
+                WebSocketServerConfiguration.TLS(certificateFile: $0.serverCertificate, privateKeyFile: $0.serverKey)
+            }
+            server = try await WebSocketServer(configuration: .init(permessageDeflate: false, maxQueuedBytes: 256 << 20,
+                                                                    tls: tls))
+            var configuration = configuration
+            if let certificates { configuration.tls = .trusting(caFile: certificates.certificate) }
             serverEvents = Inbox(server.events)
             loop = WebSocketLoop(name: "FlowControlTests")
-            let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
+            let url = try #require(WebSocketURL(string: "\(certificates == nil ? "ws" : "wss")://127.0.0.1:\(server.port)/"))
             let events = Inbox<WebSocketEvent>()
             self.events = events
             link = loop.connect(to: url, configuration: configuration, window: window) { events.push($0) }
@@ -43,11 +51,15 @@ struct FlowControlTests {
         "MSG\tk\t{\"t\":1,\"lci\":\"\(number)\",\"cm\":\"\(String(repeating: "x", count: 1_000))\"}"
     }
 
-    @Test("a full window stops reading until the consumer catches up; every message then arrives, in order")
-    func aFullWindowPausesReading() async throws {
+    @Test("a full window stops reading until the consumer catches up; every message then arrives, in order",
+          arguments: ["ws", "wss"])
+    func aFullWindowPausesReading(scheme: String) async throws {
         let changes = Inbox<Bool>()
         let window = ReceiveWindow(maxMessages: 8, maxBytes: 1 << 30) { changes.push($0) }
-        let link = try await Link(window: window)
+        // Over TLS, what OpenSSL decrypted past the pause must be read on resume, with no new bytes to prompt it.
+        let certificates = scheme == "wss" ? try await TestCertificateAuthority.make() : nil
+        defer { certificates?.remove() }
+        let link = try await Link(window: window, certificates: certificates)
         let total = 20_000 // ~20 MB: far more than loopback's socket buffers hold
         for number in 0..<total { link.server.send(Self.message(number), to: link.client) }
 

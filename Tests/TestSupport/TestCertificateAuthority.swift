@@ -13,7 +13,8 @@ public struct TestCertificateAuthority: Sendable {
     /// The server's private key (PEM).
     public var serverKey: String { directory + "/server.key" }
 
-    private static let configuration = """
+    private static func configuration(serverNames: String) -> String {
+        """
         [req]
         distinguished_name = dn
         prompt = no
@@ -24,22 +25,24 @@ public struct TestCertificateAuthority: Sendable {
         keyUsage = critical,keyCertSign,cRLSign
         subjectKeyIdentifier = hash
         [server]
-        subjectAltName = DNS:localhost,IP:127.0.0.1
+        subjectAltName = \(serverNames)
         basicConstraints = critical,CA:FALSE
         keyUsage = critical,digitalSignature
         extendedKeyUsage = serverAuth
 
         """
+    }
 
-    /// Makes the CA and the server certificate (P-256 keys: quick to generate).
-    public static func make() async throws -> TestCertificateAuthority {
+    /// Makes the CA and the server certificate (P-256 keys: quick to generate), for `serverNames` (the
+    /// certificate's subjectAltName; by default `localhost` and `127.0.0.1`).
+    public static func make(serverNames: String = "DNS:localhost,IP:127.0.0.1") async throws -> TestCertificateAuthority {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bcstream-ca-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let authority = TestCertificateAuthority(directory: directory)
         do {
             let config = directory + "/openssl.cnf"
-            try configuration.write(toFile: config, atomically: true, encoding: .utf8)
+            try configuration(serverNames: serverNames).write(toFile: config, atomically: true, encoding: .utf8)
             let key = ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out"]
             try await openssl(key + [directory + "/ca.key"])
             try await openssl(["req", "-new", "-x509", "-key", directory + "/ca.key", "-out", authority.certificate,

@@ -1,0 +1,18 @@
+// Debian's libssl-dev (OpenSSL 3; a dependency of libwebsockets-dev): TLS for a wss:// client that reads its own
+// frames over an lws raw socket (ClientTLS.swift). The function-like macros it needs, as functions.
+#ifndef BC_OPENSSL_SHIM_H
+#define BC_OPENSSL_SHIM_H
+
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/x509v3.h>
+
+/// SNI: the host name the client asks for (SSL_set_tlsext_host_name is a macro).
+static inline int bc_ssl_set_server_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
+/// Bytes waiting in a memory BIO (BIO_pending is a macro).
+static inline int bc_bio_pending(BIO *bio) { return (int)BIO_pending(bio); }
+
+#endif
