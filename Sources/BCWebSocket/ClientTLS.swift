@@ -146,6 +146,7 @@ final class ClientTLSContext {
                 return .failure(.tls("could not load the CA file \(tls.caFile ?? "(system store)")"))
             }
         }
+        bc_ssl_ctx_release_buffers(context)
         // No h2 in ALPN: a WebSocket upgrade is HTTP/1.1.
         let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
         _ = alpn.withUnsafeBufferPointer { SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count)) }

@@ -12,6 +12,12 @@ static inline int bc_ssl_set_server_name(SSL *ssl, const char *name) {
     return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
+/// Lets OpenSSL free a connection's read and write buffers while it is idle (SSL_CTX_set_mode is a macro): some
+/// 34 KiB a connection, for a process that follows thousands of mostly quiet lives.
+static inline void bc_ssl_ctx_release_buffers(SSL_CTX *context) {
+    SSL_CTX_set_mode(context, SSL_MODE_RELEASE_BUFFERS);
+}
+
 /// Bytes waiting in a memory BIO (BIO_pending is a macro).
 static inline int bc_bio_pending(BIO *bio) { return (int)BIO_pending(bio); }
 
