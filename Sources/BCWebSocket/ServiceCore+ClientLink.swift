@@ -1,8 +1,9 @@
 import CLibWebSockets
 
-/// The client side over an lws raw socket: lws connects (DNS is ours, TCP and TLS are its), and everything
-/// WebSocket is done here: the upgrade (`ClientHandshake`), reading frames (`ClientFrameReader`), inflating
-/// (`MessageInflater`), writing masked frames (`ClientFrameWriter`), pings and pongs, and the close handshake.
+/// The client side over an lws raw socket: lws connects (DNS is ours) and moves the bytes, and everything else is
+/// done here: TLS for `wss://` (`ClientTLS`), the upgrade (`ClientHandshake`), reading frames
+/// (`ClientFrameReader`), inflating (`MessageInflater`), writing masked frames (`ClientFrameWriter`), pings and
+/// pongs, and the close handshake.
 /// Service thread only, like the rest of `ServiceCore`.
 extension ServiceCore {
     /// How long our close frame waits for the peer's before the TCP connection is dropped.
@@ -175,8 +176,8 @@ extension ServiceCore {
                 if link.reader?.messageIsCompressed == true {
                     inflate(session, link: link, wsi: wsi, bytes, endsMessage: endsMessage)
                 } else {
-                    take(session, wsi: wsi, bytes, endsMessage: endsMessage,
-                         binary: link.reader?.messageIsBinary ?? false)
+                    take(session, bytes, final: endsMessage, binary: link.reader?.messageIsBinary ?? false,
+                         wsi: wsi) { link.reader?.remainingInFrame ?? 0 }
                 }
                 if session.readingPaused, offset < chunk.count, session.localClose == nil {
                     link.heldInput = Array(UnsafeRawBufferPointer(rebasing: chunk[offset...]))
@@ -191,19 +192,6 @@ extension ServiceCore {
             }
         }
         return 0
-    }
-
-    /// Payload of an uncompressed message: a whole text message in one piece goes straight from lws' buffer into
-    /// its String, as nearly every one does; anything else through the assembler.
-    private func take(_ session: ServiceSession, wsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer,
-                      endsMessage: Bool, binary: Bool) {
-        if endsMessage, !binary, session.assembler.isBetweenMessages, bytes.count <= session.assembler.limit,
-           let text = String(validating: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self) {
-            deliver(session, .text(text), size: bytes.count, wsi: wsi)
-            return
-        }
-        let outcome = session.assembler.append(bytes, final: endsMessage, binary: binary)
-        assembled(session, outcome, wsi: wsi, stillAnnounced: session.link?.reader?.remainingInFrame ?? 0)
     }
 
     private func inflate(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer,
@@ -377,9 +365,7 @@ extension ServiceCore {
     private func writeWithRoom(_ room: Int, link: ClientLink, to wsi: OpaquePointer,
                                _ fill: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>) -> Int32 {
         let pre = bc_lws_pre()
-        if writeBuffer.count < pre + room + 1 {
-            writeBuffer = [UInt8](repeating: 0, count: max(pre + room + 1, 2 * writeBuffer.count))
-        }
+        Self.ensure(&writeBuffer, holds: pre + room + 1)
         let (result, sealed) = writeBuffer.withUnsafeMutableBufferPointer { buffer -> (Int32, Bool) in
             let start = buffer.baseAddress! + pre
             let end = fill(start)
@@ -398,9 +384,7 @@ extension ServiceCore {
         let pre = bc_lws_pre()
         while tls.outputCount > 0 {
             let room = tls.outputCount
-            if tlsOutputBuffer.count < pre + room + 1 {
-                tlsOutputBuffer = [UInt8](repeating: 0, count: max(pre + room + 1, 2 * tlsOutputBuffer.count))
-            }
+            Self.ensure(&tlsOutputBuffer, holds: pre + room + 1)
             let result = tlsOutputBuffer.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 let start = buffer.baseAddress! + pre
                 let taken = tls.takeOutput(into: UnsafeMutableRawBufferPointer(start: start, count: room))

@@ -93,12 +93,7 @@ final class ServiceCore: @unchecked Sendable {
         tlsScratchStorage?.deallocate()
     }
 
-    var tlsScratch: UnsafeMutableRawBufferPointer {
-        if let made = tlsScratchStorage { return made }
-        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        tlsScratchStorage = made
-        return made
-    }
+    var tlsScratch: UnsafeMutableRawBufferPointer { Self.scratch(&tlsScratchStorage) }
 
     func tlsContext(for tls: WebSocketClientConfiguration.TLS) -> Result<ClientTLSContext, WebSocketConnectFailure> {
         if let made = tlsContexts[tls] { return .success(made) }
@@ -107,11 +102,19 @@ final class ServiceCore: @unchecked Sendable {
         return made
     }
 
-    var inflateScratch: UnsafeMutableRawBufferPointer {
-        if let made = inflateScratchStorage { return made }
+    var inflateScratch: UnsafeMutableRawBufferPointer { Self.scratch(&inflateScratchStorage) }
+
+    /// A 64 KiB buffer of this loop, made at first use (freed in `deinit`).
+    private static func scratch(_ storage: inout UnsafeMutableRawBufferPointer?) -> UnsafeMutableRawBufferPointer {
+        if let made = storage { return made }
         let made = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        inflateScratchStorage = made
+        storage = made
         return made
+    }
+
+    /// Grows `buffer` (never shrinks it) to hold at least `count` bytes, doubling so that growth is rare.
+    static func ensure(_ buffer: inout [UInt8], holds count: Int) {
+        if buffer.count < count { buffer = [UInt8](repeating: 0, count: max(count, 2 * buffer.count)) }
     }
 
     // MARK: Any thread
@@ -730,7 +733,7 @@ final class ServiceCore: @unchecked Sendable {
             return 0
 
         // Client: a raw socket, its WebSocket ours (ServiceCore+ClientLink.swift)
-        case LWS_CALLBACK_RAW_CONNECTED, LWS_CALLBACK_RAW_ADOPT:
+        case LWS_CALLBACK_RAW_CONNECTED:
             guard let session = session(of: wsi), session.client != nil else { return 0 }
             return rawConnected(session, wsi: wsi)
         case LWS_CALLBACK_RAW_RX:
@@ -754,7 +757,12 @@ final class ServiceCore: @unchecked Sendable {
             guard let session = session(of: wsi) else { return 0 }
             return writable(session, wsi: wsi)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            if let session = session(of: wsi) { session.peerClose = Self.parseClose(input, length) }
+            if let session = session(of: wsi) {
+                // lws checked the frame; a payload under 2 bytes has no code (1005).
+                let payload = length >= 2 ? Array(UnsafeRawBufferPointer(start: input, count: length)) : []
+                let close = Self.parseClose(payload)
+                session.peerClose = (close.code, close.text)
+            }
             return 0
         case LWS_CALLBACK_CLOSED:
             if let session = session(of: wsi) { closed(session) }
@@ -871,18 +879,24 @@ final class ServiceCore: @unchecked Sendable {
                           input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
         guard !session.finished, session.localClose == nil, session.isOpen else { return 0 }
         let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        let final = lws_is_final_fragment(wsi) != 0
-        let binary = lws_frame_is_binary(wsi) != 0
+        take(session, chunk, final: lws_is_final_fragment(wsi) != 0, binary: lws_frame_is_binary(wsi) != 0,
+             wsi: wsi) { Int(clamping: lws_remaining_packet_payload(wsi)) }
+        return 0
+    }
+
+    /// A chunk of a message's payload, as lws or our own reader hands it over; `final` when it ends the message.
+    /// A whole text message in one chunk, as nearly every one is, goes straight from the read buffer into its
+    /// String, without the assembler's copy (text that is not UTF-8 takes the assembler's path, which refuses it);
+    /// anything else through the assembler. `stillAnnounced`: bytes of the current frame not read yet.
+    func take(_ session: ServiceSession, _ chunk: UnsafeRawBufferPointer, final: Bool, binary: Bool,
+              wsi: OpaquePointer, stillAnnounced: () -> Int) {
         if final, !binary, session.assembler.isBetweenMessages, chunk.count <= session.assembler.limit,
            let text = String(validating: chunk.assumingMemoryBound(to: UInt8.self), as: UTF8.self) {
-            // A whole text message in one chunk, as nearly every one is: straight from lws' buffer into the
-            // String, without the assembler's copy. (Not UTF-8: the assembler's path refuses it.)
             deliver(session, .text(text), size: chunk.count, wsi: wsi)
-            return 0
+            return
         }
         let outcome = session.assembler.append(chunk, final: final, binary: binary)
-        assembled(session, outcome, wsi: wsi, stillAnnounced: Int(clamping: lws_remaining_packet_payload(wsi)))
-        return 0
+        assembled(session, outcome, wsi: wsi, stillAnnounced: stillAnnounced())
     }
 
     /// What the assembler made of a chunk: a message delivered, or one refused (1007, 1009) with what it held.
@@ -912,12 +926,12 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
-    enum Received {
+    private enum Received {
         case text(String)
         case binary([UInt8])
     }
 
-    func deliver(_ session: ServiceSession, _ message: Received, size: Int, wsi: OpaquePointer) {
+    private func deliver(_ session: ServiceSession, _ message: Received, size: Int, wsi: OpaquePointer) {
         // Only the two fields it needs, not a copy of the whole `ClientSide` (a retain and a release of each of
         // its references, for every frame).
         if let deliver = session.client?.deliver {
@@ -1023,7 +1037,7 @@ final class ServiceCore: @unchecked Sendable {
             needed += 10 + frame.bytes.count
             payload += frame.bytes.count
         }
-        if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 2 * writeBuffer.count)) }
+        Self.ensure(&writeBuffer, holds: needed)
         let result = writeBuffer.withUnsafeMutableBufferPointer { buffer -> Int32 in
             let start = buffer.baseAddress! + pre
             var at = start
@@ -1063,7 +1077,7 @@ final class ServiceCore: @unchecked Sendable {
         // of this loop (only its thread writes), grown to the largest frame: not an allocation per frame. lws
         // copies what it cannot send at once, so the buffer is free again when `lws_write` returns.
         let needed = pre + frame.bytes.count + 1
-        if writeBuffer.count < needed { writeBuffer = [UInt8](repeating: 0, count: max(needed, 2 * writeBuffer.count)) }
+        Self.ensure(&writeBuffer, holds: needed)
         return writeBuffer.withUnsafeMutableBufferPointer { buffer in
             let start = buffer.baseAddress! + pre
             frame.bytes.withUnsafeBufferPointer { bytes in
@@ -1108,14 +1122,6 @@ final class ServiceCore: @unchecked Sendable {
         guard let input, length > 0 else { return "" }
         let bytes = UnsafeRawBufferPointer(start: input, count: length)
         return String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-    }
-
-    /// The close payload lws hands to WS_PEER_INITIATED_CLOSE: a big-endian code, then the reason.
-    static func parseClose(_ input: UnsafeMutableRawPointer?, _ length: Int) -> (code: UInt16, text: String) {
-        guard let input, length >= 2 else { return (1005, "") }
-        let bytes = UnsafeRawBufferPointer(start: input, count: length)
-        let code = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
-        return (code, String(decoding: bytes.dropFirst(2), as: UTF8.self))
     }
 
     static func truncatedUTF8(_ text: String, maxBytes: Int) -> String.UTF8View {

@@ -13,7 +13,6 @@ static inline size_t bc_lws_pre(void) { return LWS_PRE; }
 
 /// Context/vhost options used by the binding, as plain uint64_t.
 static inline uint64_t bc_lws_option_ssl_global_init(void) { return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; }
-static inline uint64_t bc_lws_option_explicit_vhosts(void) { return LWS_SERVER_OPTION_EXPLICIT_VHOSTS; }
 static inline uint64_t bc_lws_option_disable_ipv6(void) { return LWS_SERVER_OPTION_DISABLE_IPV6; }
 
 /// Listening ports that mean "do not listen".
