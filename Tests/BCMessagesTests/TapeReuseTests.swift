@@ -3,8 +3,9 @@ import Testing
 
 @testable import BCMessages
 
-/// The fast engine writes each message's tape into the buffer the thread's last decode left: what one message
-/// leaves behind never shows in the next one's value, and a huge message's buffer is not held afterwards.
+/// The fast engine writes each message's tape into the buffer the thread's last decode left, and scans it into the
+/// document the last decode emptied: what one message leaves behind never shows in the next one's value, and a huge
+/// message's buffer and tables are not held afterwards.
 struct TapeReuseTests {
     private static let small = Data(#"{"t":23,"online_viewer_num":"12","total_viewer_num":340}"#.utf8)
 
@@ -36,5 +37,36 @@ struct TapeReuseTests {
         let state = DecodeThreadState.current.takeUnretainedValue()
         #expect(state.spareEntries > 0)
         #expect(state.spareEntries <= DecodeThreadState.largestSpare)
+    }
+
+    /// Two decodes on one thread use one document: the first leaves it emptied as the thread's spare, the second
+    /// takes it and leaves it so again.
+    @Test func theDocumentIsReusedAndLeftEmptied() throws {
+        let fast = BCMessageDecoder(engine: .fast)
+        _ = try fast.decode(Self.small)
+        let state = DecodeThreadState.current.takeUnretainedValue()
+        // Weak: a strong reference here would keep the document from being the decode's alone, and so reused.
+        weak var first = state.peekSpareDocument
+        #expect(first?.isEmptied == true)
+        _ = try fast.decode(Self.small)
+        #expect(first != nil)
+        #expect(state.peekSpareDocument === first)
+        #expect(state.peekSpareDocument?.isEmptied == true)
+    }
+
+    /// A message the direct path refuses (a key twice) is read through `init(from:)`, which builds member tables;
+    /// with 5,000 keys, a hash index too. None of it is left in the spare document, and the messages after it
+    /// decode as Foundation decodes them.
+    @Test func aMessageThatBuildsTablesLeavesNoneBehind() throws {
+        let keys = (0..<5_000).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let tabled = Data((#"{"t":23,"online_viewer_num":1,"online_viewer_num":2,"total_viewer_num":3,"# + keys + "}").utf8)
+        let twice = Data(#"{"t":1,"u":"7","ac":"a","cm":"hi","cm":"again","lci":9}"#.utf8)
+        let fast = BCMessageDecoder(engine: .fast)
+        let foundation = BCMessageDecoder(engine: .foundation)
+        for json in [tabled, Self.small, twice, tabled, twice, Self.small] {
+            #expect(try fast.decode(json) == foundation.decode(json))
+            let state = DecodeThreadState.current.takeUnretainedValue()
+            #expect(try #require(state.peekSpareDocument).isEmptied)
+        }
     }
 }

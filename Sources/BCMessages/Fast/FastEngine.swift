@@ -27,7 +27,8 @@ enum FastEngine {
     private static func decode(
         text: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>, mode: BCMessageDecoder.Mode
     ) throws(BCDecodingError) -> BCResponse {
-        guard let document = TapeDocument.scan(text) else { throw malformed(message) }
+        guard var document = TapeDocument.scan(text) else { throw malformed(message) }
+        defer { TapeDocument.recycle(&document) }
         let response: BCResponse
         do {
             response = try extractDirectly(document) ?? BCResponse(from: TapeDecoder(document: document, index: 0))

@@ -37,7 +37,7 @@ struct TapeEntry {
 struct TapeBuffer {
     private(set) var base: UnsafeMutablePointer<TapeEntry>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
@@ -105,16 +105,14 @@ struct TapeScanner {
     static let maximumDepth = 512
 
     /// Nil for an empty text, which is never a JSON document, and for one of 2 GiB or more.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, state: DecodeThreadState) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         // Offsets are Int32 on the tape: a text of 2 GiB or more is refused here, so none is ever truncated.
         guard bytes.count < Int(Int32.max) else { return nil }
         self.base = base
         count = bytes.count
         // Messages average one value per ~12 bytes; this avoids regrowth for typical messages.
-        entries = DecodeThreadState.current._withUnsafeGuaranteedRef {
-            TapeBuffer(reusing: $0, capacity: bytes.count / 8 + 4)
-        }
+        entries = TapeBuffer(reusing: state, capacity: bytes.count / 8 + 4)
     }
 
     /// Scans the whole text; on success `entries[0]` is the top-level value.

@@ -13,8 +13,10 @@ import Foundation
 /// a tenth of the decode: one decode runs on one thread, and no method hands out an `inout` to a property
 /// while another method could reach it (every access is a plain read, append or element store).
 final class TapeDocument {
-    let bytes: UnsafeBufferPointer<UInt8>
-    let entries: TapeBuffer
+    @exclusivity(unchecked) private(set) var bytes: UnsafeBufferPointer<UInt8>
+    @exclusivity(unchecked) private(set) var entries: TapeBuffer
+    /// Whether `entries` is this document's to give back: false once `recycle(_:into:)` has given it back.
+    @exclusivity(unchecked) private var ownsEntries = true
     /// Member tables, one run per object looked into: each member's key hash and the tape index of its key.
     @exclusivity(unchecked) private var members: ContiguousArray<Member> = []
     /// Hash indexes for the member tables of large objects (see `lookupThreshold`).
@@ -63,18 +65,68 @@ final class TapeDocument {
         tables.reserveCapacity(8)
     }
 
-    deinit { entries.recycle() }
+    deinit { if ownsEntries { entries.recycle() } }
 
-    /// Scans `bytes`; nil when they are not a JSON document.
+    /// Scans `bytes`; nil when they are not a JSON document. The document is this thread's spare one when it has
+    /// one (`recycle(_:)` gave it back), else a new one.
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> TapeDocument? {
-        guard var scanner = TapeScanner(bytes) else { return nil }
-        do {
-            try scanner.scan()
-        } catch {
-            scanner.entries.recycle()
-            return nil
+        DecodeThreadState.current._withUnsafeGuaranteedRef { state -> TapeDocument? in
+            guard var scanner = TapeScanner(bytes, state: state) else { return nil }
+            do {
+                try scanner.scan()
+            } catch {
+                state.recycle(scanner.entries.base, capacity: scanner.entries.capacity)
+                return nil
+            }
+            guard let document = state.takeSpareDocument() else {
+                return TapeDocument(bytes: bytes, entries: scanner.entries)
+            }
+            document.bytes = bytes
+            document.entries = scanner.entries
+            document.ownsEntries = true
+            return document
         }
-        return TapeDocument(bytes: bytes, entries: scanner.entries)
+    }
+
+    /// Ends a decode's use of `document`: when nothing else holds it, its tape goes back to the thread's spare
+    /// buffer, its tables are emptied, and it becomes the thread's spare document, so that the next message on this
+    /// thread costs no allocation, initialisation or release of a document (a tenth of a small message's decode).
+    static func recycle(_ document: inout TapeDocument) {
+        guard isKnownUniquelyReferenced(&document) else { return }
+        DecodeThreadState.current._withUnsafeGuaranteedRef { state in
+            guard state.wantsSpareDocument else { return }
+            document.clear(into: state)
+            state.keepSpareDocument(document)
+        }
+    }
+
+    /// Gives the tape back and forgets what one decode built, keeping the tables' storage unless it grew large.
+    private func clear(into state: DecodeThreadState) {
+        if ownsEntries {
+            state.recycle(entries.base, capacity: entries.capacity)
+            ownsEntries = false
+        }
+        bytes = UnsafeBufferPointer(start: nil, count: 0)
+        if !tables.isEmpty {
+            let large = members.capacity > Self.largestKeptTable
+            members.removeAll(keepingCapacity: !large)
+            buckets.removeAll(keepingCapacity: !large && buckets.capacity <= Self.largestKeptTable)
+            tables.removeAll(keepingCapacity: !large)
+        }
+        if !stringIndexes.isEmpty { stringIndexes = [:] }
+        if scratch.count > Self.largestKeptTable { scratch = [] }
+        work = 0
+        lookedUp = nil
+    }
+
+    /// The most members, buckets or scratch bytes a spare document keeps: a huge message's are freed, not held.
+    static let largestKeptTable = 4096
+
+    /// For tests: the document holds no tape and no tables, and keeps at most `largestKeptTable` of storage.
+    var isEmptied: Bool {
+        !ownsEntries && bytes.isEmpty && tables.isEmpty && members.isEmpty && buckets.isEmpty && stringIndexes.isEmpty
+            && work == 0 && lookedUp == nil && members.capacity <= Self.largestKeptTable
+            && buckets.capacity <= Self.largestKeptTable && scratch.count <= Self.largestKeptTable
     }
 
     // MARK: - Structure
