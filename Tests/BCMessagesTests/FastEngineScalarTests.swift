@@ -94,6 +94,33 @@ import Testing
         #expect(read == Self.specialsAtEveryOffset.count * 6 / 10)
     }
 
+    /// The four digits of a `\u` escape are read as one word: every byte value in every position is a hex digit
+    /// exactly when it is one of `0-9a-fA-F`, with the value a digit at a time gives; and a string holding such an
+    /// escape reads as Foundation reads it.
+    @Test(arguments: 0..<4)
+    func everyByteInEveryPositionOfAUnicodeEscapeReadsAsFoundationReadsIt(_ position: Int) throws {
+        func reference(_ digits: [UInt8]) -> UInt16? {
+            var value: UInt16 = 0
+            for byte in digits {
+                guard let digit = Character(UnicodeScalar(byte)).hexDigitValue, byte < 0x80 else { return nil }
+                value = value << 4 | UInt16(digit)
+            }
+            return value
+        }
+        var accepted = 0
+        for byte in 0...255 {
+            var digits = Array("30aF".utf8)
+            digits[position] = UInt8(byte)
+            let got = digits.withUnsafeBufferPointer { TapeDocument.hexUnit($0, at: 0) }
+            #expect(got == reference(digits), "byte \(byte) at \(position)")
+            if got != nil { accepted += 1 }
+            let json = Data(#"{"v":"x\u"#.utf8 + digits + Data(#"y"}"#.utf8))
+            let fast = try? FastEngine.decodeValue([String: String].self, from: json)
+            #expect(fast == (try? JSONDecoder().decode([String: String].self, from: json)), "byte \(byte) at \(position)")
+        }
+        #expect(accepted == 22)  // 0-9, a-f, A-F
+    }
+
     @Test(arguments: literals)
     func jsonValuesAgree(_ literal: String) {
         let json = Data(#"{"v":\#(literal)}"#.utf8)

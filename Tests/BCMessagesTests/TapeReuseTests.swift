@@ -46,7 +46,7 @@ struct TapeReuseTests {
         _ = try fast.decode(Self.small)
         let state = DecodeThreadState.current.takeUnretainedValue()
         // Weak: a strong reference here would keep the document from being the decode's alone, and so reused.
-        weak var first = state.peekSpareDocument
+        weak let first = state.peekSpareDocument
         #expect(first?.isEmptied == true)
         _ = try fast.decode(Self.small)
         #expect(first != nil)

@@ -251,7 +251,13 @@ extension TapeDocument {
 
     /// `Int(forcing:)`: a number, or a string holding one; an integral float is an Int.
     func forceInt(at index: Int32) -> Int? {
-        switch entries[Int(index)].kind {
+        let entry = entries[Int(index)]
+        // The usual case first, read in place: a plain literal of at most 18 digits is an Int as it stands.
+        if entry.kind == .number, entry.flags & TapeEntry.integerLiteral != 0,
+           let int = Self.shortInteger(UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)])) {
+            return Int(int)
+        }
+        switch entry.kind {
         case .number:
             if let int = int64(at: index) { return Int(exactly: int) }
             if let double = double(at: index), double.rounded() == double { return Int(exactly: double) }
