@@ -116,4 +116,41 @@ import Testing
             #expect(fast == Self.outcome(json, mode: mode, engine: .foundation), "\(mode): \(text.prefix(80))")
         }
     }
+
+    /// The scanner reads an object's members in a loop of their own while the values are scalars, and leaves it at
+    /// a container value, a closing brace or anything unexpected. Every way of writing the punctuation around the
+    /// members (whitespace at each position, each byte left out, a trailing comma before each closer, a comma
+    /// doubled) decodes, or fails, as Foundation decides: a message of a known kind and a message of an unknown one.
+    @Test(arguments: [
+        #"{"t":23,"online_viewer_num":1,"x":"a","y":true,"z":null,"w":{"v":[1,"b",false,{}]},"u":-2,"total_viewer_num":"3"}"#,
+        #"{"t":999,"a":"x","b":[],"c":{"d":null,"e":[{"f":1.5}]},"g":false,"h":"\u00e9"}"#,
+    ])
+    func everyPunctuationAroundMembersDecodesAlikeOnBothEngines(_ text: String) {
+        let bytes = Array(text.utf8)
+        var variants: [[UInt8]] = []
+        for position in 0...bytes.count {
+            for space in [" ", "\n", "\t", "\r"] {
+                variants.append(Array(bytes[..<position]) + Array(space.utf8) + Array(bytes[position...]))
+            }
+            if position < bytes.count {
+                variants.append(Array(bytes[..<position]) + Array(bytes[(position + 1)...]))
+                if bytes[position] == UInt8(ascii: "}") || bytes[position] == UInt8(ascii: "]") {
+                    variants.append(Array(bytes[..<position]) + [UInt8(ascii: ",")] + Array(bytes[position...]))
+                }
+                if bytes[position] == UInt8(ascii: ",") {
+                    variants.append(Array(bytes[..<position]) + [UInt8(ascii: ",")] + Array(bytes[position...]))
+                }
+            }
+        }
+        var decoded = 0
+        for variant in variants {
+            let json = Data(variant)
+            let fast = Self.outcome(json, mode: .lenient, engine: .fast)
+            #expect(fast == Self.outcome(json, mode: .lenient, engine: .foundation),
+                    "\(String(decoding: variant, as: UTF8.self))")
+            if case .success = fast { decoded += 1 }
+        }
+        // Both outcomes are exercised: whitespace between tokens and trailing commas decode, a left-out brace does not.
+        #expect(decoded > 0 && decoded < variants.count)
+    }
 }

@@ -150,41 +150,74 @@ struct TapeScanner {
         var expectingKey = false
         while true {
             // A value (or, in an object, a key then its value) starts here.
-            if expectingKey {
-                guard try skipWhitespace(&index) == UInt8(ascii: "\"") else { throw TapeScanError() }
-                try Self.scanString(base, count, &index, &entries)
-                guard try skipWhitespace(&index) == UInt8(ascii: ":") else { throw TapeScanError() }
-                index &+= 1
-                expectingKey = false
-            }
             var closesNow = false
-            switch try skipWhitespace(&index) {
-            case UInt8(ascii: "\""):
-                try Self.scanString(base, count, &index, &entries)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                Self.scanNumber(base, count, &index, &entries)
-            case let opener where opener == UInt8(ascii: "{") || opener == UInt8(ascii: "["):
-                guard depth < Self.maximumDepth else { throw TapeScanError() }
-                depth &+= 1
-                index &+= 1
-                let isObject = opener == UInt8(ascii: "{")
-                let entry = Int32(truncatingIfNeeded: entries.count)
-                if open >= 0 { entries[Int(open)].b = openCount }
-                entries.append(TapeEntry(kind: isObject ? .object : .array, flags: 0, a: open, b: 0, c: 0))
-                open = entry
-                openIsObject = isObject
-                openCount = 0
-                if try skipWhitespace(&index) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+            if expectingKey {
+                expectingKey = false
+                // The members of the object `open`, in a loop of their own while their values are strings,
+                // numbers or literals (most members of most messages): key, colon, value, then a comma and the
+                // next key, or the closing brace. A container value leaves the loop at the value, for the switch
+                // below; the closing brace, for the closing below.
+                members: while true {
+                    guard try skipWhitespace(&index) == UInt8(ascii: "\"") else { throw TapeScanError() }
+                    try Self.scanString(base, count, &index, &entries)
+                    guard try skipWhitespace(&index) == UInt8(ascii: ":") else { throw TapeScanError() }
                     index &+= 1
+                    switch try skipWhitespace(&index) {
+                    case UInt8(ascii: "\""): try Self.scanString(base, count, &index, &entries)
+                    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        Self.scanNumber(base, count, &index, &entries)
+                    case UInt8(ascii: "t"): try Self.scanLiteral("true", .true, base, count, &index, &entries)
+                    case UInt8(ascii: "f"): try Self.scanLiteral("false", .false, base, count, &index, &entries)
+                    case UInt8(ascii: "n"): try Self.scanLiteral("null", .null, base, count, &index, &entries)
+                    default: break members
+                    }
+                    openCount &+= 1
+                    let next = try skipWhitespace(&index)
+                    index &+= 1
+                    if next == UInt8(ascii: ",") {
+                        // In compact text a key's quote follows at once; Foundation accepts a trailing comma.
+                        if index < count, base[index] == UInt8(ascii: "\"") { continue }
+                        if try skipWhitespace(&index) == UInt8(ascii: "}") {
+                            index &+= 1
+                            closesNow = true
+                            break members
+                        }
+                        continue
+                    }
+                    guard next == UInt8(ascii: "}") else { throw TapeScanError() }
                     closesNow = true
-                } else {
-                    expectingKey = isObject
-                    continue
+                    break members
                 }
-            case UInt8(ascii: "t"): try Self.scanLiteral("true", .true, base, count, &index, &entries)
-            case UInt8(ascii: "f"): try Self.scanLiteral("false", .false, base, count, &index, &entries)
-            case UInt8(ascii: "n"): try Self.scanLiteral("null", .null, base, count, &index, &entries)
-            default: throw TapeScanError()
+            }
+            if !closesNow {
+                switch try skipWhitespace(&index) {
+                case UInt8(ascii: "\""):
+                    try Self.scanString(base, count, &index, &entries)
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    Self.scanNumber(base, count, &index, &entries)
+                case let opener where opener == UInt8(ascii: "{") || opener == UInt8(ascii: "["):
+                    guard depth < Self.maximumDepth else { throw TapeScanError() }
+                    depth &+= 1
+                    index &+= 1
+                    let isObject = opener == UInt8(ascii: "{")
+                    let entry = Int32(truncatingIfNeeded: entries.count)
+                    if open >= 0 { entries[Int(open)].b = openCount }
+                    entries.append(TapeEntry(kind: isObject ? .object : .array, flags: 0, a: open, b: 0, c: 0))
+                    open = entry
+                    openIsObject = isObject
+                    openCount = 0
+                    if try skipWhitespace(&index) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        index &+= 1
+                        closesNow = true
+                    } else {
+                        expectingKey = isObject
+                        continue
+                    }
+                case UInt8(ascii: "t"): try Self.scanLiteral("true", .true, base, count, &index, &entries)
+                case UInt8(ascii: "f"): try Self.scanLiteral("false", .false, base, count, &index, &entries)
+                case UInt8(ascii: "n"): try Self.scanLiteral("null", .null, base, count, &index, &entries)
+                default: throw TapeScanError()
+                }
             }
             // After a value: close every container that ends here, then go on with the next value, if any.
             while true {
