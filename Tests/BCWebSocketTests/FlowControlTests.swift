@@ -90,13 +90,16 @@ struct FlowControlTests {
         let window = ReceiveWindow(maxMessages: 4, maxBytes: 1 << 30) { changes.push($0) }
         var configuration = WebSocketClientConfiguration()
         configuration.pingInterval = .seconds(1)
-        configuration.hangupAfterSilence = .seconds(2)
+        // Three seconds: until the first message arrives the link lives on pongs alone. With two, a full parallel
+        // test run once timed out waiting for the pause; the likely cause, a loop starved past the window before
+        // the server sent anything, hangs the link up (rightly), and a link hung up never pauses.
+        configuration.hangupAfterSilence = .seconds(3)
         let link = try await Link(window: window, configuration: configuration)
         for number in 0..<10 { link.server.send(Self.message(number), to: link.client) }
         #expect(try await changes.next(within: .seconds(10), "the pause") == true)
 
         // Time itself is what is tested: twice the hangup window passes with the pongs unread.
-        try await Task.sleep(for: .seconds(4))
+        try await Task.sleep(for: .seconds(6))
 
         var texts: [String] = []
         while texts.count < 10 {
