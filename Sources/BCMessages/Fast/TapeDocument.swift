@@ -6,8 +6,9 @@ import Foundation
 
 /// A scanned message: its bytes, its tape, and the member tables built for the objects a decode looks into.
 ///
-/// Lives only for the duration of one decode, inside the `withUnsafeBytes` of the message: `bytes` points
-/// into the caller's buffer. Not Sendable, and never needs to be: nothing of it outlives the decode.
+/// Holds a message only for the duration of one decode, inside the `withUnsafeBytes` of the message: `bytes`
+/// points into the caller's buffer. Between decodes the thread keeps it emptied, with no bytes, tape or tables,
+/// for the next one (`recycle(_:)`). Not Sendable, and never needs to be: only its thread ever reaches it.
 ///
 /// Its mutable state opts out of dynamic exclusivity checks (`@exclusivity(unchecked)`), which otherwise cost
 /// a tenth of the decode: one decode runs on one thread, and no method hands out an `inout` to a property
@@ -15,7 +16,7 @@ import Foundation
 final class TapeDocument {
     @exclusivity(unchecked) private(set) var bytes: UnsafeBufferPointer<UInt8>
     @exclusivity(unchecked) private(set) var entries: TapeBuffer
-    /// Whether `entries` is this document's to give back: false once `recycle(_:into:)` has given it back.
+    /// Whether `entries` is this document's to give back: false once `clear(into:)` has given it back.
     @exclusivity(unchecked) private var ownsEntries = true
     /// Member tables, one run per object looked into: each member's key hash and the tape index of its key.
     @exclusivity(unchecked) private var members: ContiguousArray<Member> = []
@@ -90,7 +91,8 @@ final class TapeDocument {
 
     /// Ends a decode's use of `document`: when nothing else holds it, its tape goes back to the thread's spare
     /// buffer, its tables are emptied, and it becomes the thread's spare document, so that the next message on this
-    /// thread costs no allocation, initialisation or release of a document (a tenth of a small message's decode).
+    /// thread costs no allocation, initialisation or release of a document (about 35 ns, a seventh of a small
+    /// message's decode).
     static func recycle(_ document: inout TapeDocument) {
         guard isKnownUniquelyReferenced(&document) else { return }
         DecodeThreadState.current._withUnsafeGuaranteedRef { state in
