@@ -15,7 +15,9 @@
 #                         Ctrl-C exits 130, SIGTERM/SIGHUP 143, a failing command says its line. Add each process
 #                         the script starts to `pids`, and take it out once it has been waited for.
 #   choose_bcstream       $bcstream: $BCSTREAM_BIN if set (it must be executable), else a release build made into
-#                         $root/.build-release.
+#                         $root/.build-release. Says so on stderr when it is a debug build (see note_debug_build).
+#   note_debug_build BIN  when BIN is a debug build (a path through a `debug` folder), a line on stderr saying
+#                         that its figures only show the benchmark runs, not how fast bcstream is.
 #   report_machine LINE...  the closing lines: "machine:" and "kernel:", then each LINE, then "load:".
 #   lws_version           the installed libwebsockets' version, for a "lws:" line.
 #   report_short          with failures listed in the array `short`: each as "FAILED: …" on stderr, then exit 1.
@@ -61,11 +63,23 @@ make_work() {
     trap 'exit 143' TERM HUP
 }
 
+# note_debug_build BIN: see above. CI runs the benchmarks small on the debug build, to keep them working; a reader
+# of its log should not take a debug build's figures (a tenth of a release build's) for bcstream's.
+note_debug_build() {
+    if [[ /$1/ == */debug/* ]]; then
+        {
+            echo "$me: note: a debug build ($1):"
+            echo "  its figures only show that the benchmark runs; leave BCSTREAM_BIN unset for a release build's."
+        } >&2
+    fi
+}
+
 # choose_bcstream: sets $bcstream (see above).
 choose_bcstream() {
     if [[ -n ${BCSTREAM_BIN:-} ]]; then
         bcstream=$BCSTREAM_BIN
         [[ -x $bcstream ]] || fail "BCSTREAM_BIN=$bcstream is not an executable"
+        note_debug_build "$bcstream"
     else
         echo "building bcstream (release, .build-release)..." >&2
         # shellcheck disable=SC2154  # root: the sourcing script's

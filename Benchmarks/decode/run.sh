@@ -43,7 +43,8 @@ if [[ -z ${BCSTREAM_BIN:-} ]]; then
     swift build -c release --product MallocInterposerSwift --scratch-path .build-release >&2  # allocs/msg
     BCSTREAM_BIN=.build-release/release/bcstream
 fi
-echo "building bcstream-codegen (the catalogue as a JSON Schema, from which the msgspec Structs are made) ..." >&2
+note_debug_build "$BCSTREAM_BIN"
+echo "building bcstream-codegen (the catalogue as a JSON Schema, for the msgspec Structs) ..." >&2
 swift build --product bcstream-codegen >&2
 "$(swift build --show-bin-path)/bcstream-codegen" --json-schema > "$work/schema.json"
 

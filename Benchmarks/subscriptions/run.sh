@@ -34,6 +34,7 @@ if [[ -z ${BCSTREAM_BIN:-} ]]; then
     swift build -c release --product bcstream --scratch-path .build-release >&2
     BCSTREAM_BIN=$root/.build-release/release/bcstream
 fi
+note_debug_build "$BCSTREAM_BIN"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-subscriptions.XXXXXX")
 server=
