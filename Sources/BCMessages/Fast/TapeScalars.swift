@@ -82,8 +82,18 @@ extension TapeDocument {
     }
 
     /// The number as Int64, as `JSONDecoder` decodes `Int`/`Int64` (see `integer(_:at:)`).
+    ///
+    /// Its usual case, a plain literal of at most 18 digits, is read here, inlined into the forcible rules that
+    /// call it; the rest by `integer(_:at:)`.
     @inline(__always)
-    func int64(at index: Int32) -> Int64? { integer(Int64.self, at: index) }
+    func int64(at index: Int32) -> Int64? {
+        let entry = entries[Int(index)]
+        if entry.kind == .number, entry.flags & TapeEntry.integerLiteral != 0,
+           let int = Self.shortInteger(token(at: index)) {
+            return int
+        }
+        return integer(Int64.self, at: index)
+    }
 
     /// The number as UInt64, as `JSONDecoder` decodes it (see `integer(_:at:)`).
     func uint64(at index: Int32) -> UInt64? { integer(UInt64.self, at: index) }
@@ -251,13 +261,7 @@ extension TapeDocument {
 
     /// `Int(forcing:)`: a number, or a string holding one; an integral float is an Int.
     func forceInt(at index: Int32) -> Int? {
-        let entry = entries[Int(index)]
-        // The usual case first, read in place: a plain literal of at most 18 digits is an Int as it stands.
-        if entry.kind == .number, entry.flags & TapeEntry.integerLiteral != 0,
-           let int = Self.shortInteger(UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)])) {
-            return Int(int)
-        }
-        switch entry.kind {
+        switch entries[Int(index)].kind {
         case .number:
             if let int = int64(at: index) { return Int(exactly: int) }
             if let double = double(at: index), double.rounded() == double { return Int(exactly: double) }
