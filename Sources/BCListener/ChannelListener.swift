@@ -108,7 +108,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
         /// Whether more received frames wait behind the event `next()` returned last: a consumer that buffers
         /// its output flushes it when this is false (the input went idle), so a quiet live is seen at once.
         public var moreAreWaiting: Bool {
-            session.window.held.messages > 0
+            session.window.hasHeldMessages
         }
     }
 
@@ -151,6 +151,8 @@ final class ListenerSession {
     /// Each taken (moved out, left nil) as it is handed out: an event is not copied and destroyed again.
     private var pending: [ChannelListener.Delivery?] = []
     private var next = 0
+    /// Frames whose last event was taken, not yet given back to `window` (`takeEvent`).
+    private var unreleased = (messages: 0, bytes: 0)
     /// The session is over (finished, or the consumer went away): nothing more will be made.
     private(set) var isOver = false
     private let url: WebSocketURL?
@@ -190,16 +192,30 @@ final class ListenerSession {
         inputs.finish()
     }
 
-    /// The next event made, giving its frame's room back to the flow control; nil when none waits.
+    /// The next event made; nil when none waits. Its frame's room goes back to the flow control with the rest
+    /// of the batch's, when the batch's last event is taken: one lock per batch, not one per message (the lock
+    /// is shared with the loop's thread, so each taking moved its cache line between cores). Until then the
+    /// frames still count as held, and the batch's events are still waiting, so `moreAreWaiting` holds either way.
     func takeEvent() -> BCListenerEvent? {
         guard next < pending.count, let delivery = pending[next].take() else { return nil }
         next += 1
+        if let bytes = delivery.releases {
+            unreleased.messages += 1
+            unreleased.bytes += bytes
+        }
         if next == pending.count {
             pending.removeAll(keepingCapacity: true)
             next = 0
+            releaseTaken()
         }
-        if let bytes = delivery.releases { window.release(bytes: bytes) }
         return delivery.event
+    }
+
+    /// Gives back the room of the frames whose events were taken.
+    private func releaseTaken() {
+        guard unreleased.messages > 0 else { return }
+        window.release(messages: unreleased.messages, bytes: unreleased.bytes)
+        unreleased = (0, 0)
     }
 
     /// Handles a batch from `inputs`. An empty batch means the consumer's task was cancelled (or the queue

@@ -340,6 +340,27 @@ struct ListenerBatchTests {
         }
     }
 
+    /// The consumer gives a frame's room back to the flow control when it has taken the batch's last event (one
+    /// lock per batch): once the whole session is taken, nothing is held, and `moreAreWaiting` says so.
+    @Test("once every event is taken, no frame is held: moreAreWaiting is false")
+    func takingEveryEventGivesTheRoomBack() async throws {
+        try await withBCSVRPeer("normal") { _, harness in
+            let listener = ChannelListener(configuration: harness.configuration(), loop: harness.loop)
+            let (outline, waitingAtEnd) = try await withTimeout(.seconds(10), "the session") { () async -> ([String], Bool) in
+                var iterator = listener.makeAsyncIterator()
+                var outline: [String] = []
+                var waiting = true
+                while let event = await iterator.next() {
+                    outline.append(event.outline)
+                    waiting = iterator.moreAreWaiting
+                }
+                return (outline, waiting)
+            }
+            #expect(outline == ListenerIntegrationTests.session)
+            #expect(!waitingAtEnd)
+        }
+    }
+
     /// Mixed with `next()`: what one call hands out, the other does not hand out again.
     @Test("next() and nextBatch mixed give each event once")
     func mixedCallsGiveEachEventOnce() async throws {
