@@ -463,6 +463,15 @@ final class TapeDocument {
     /// (`String(validating:)` would check in one pass, but measured 5% slower over the captured corpus.)
     @inline(__always)
     static func validString(_ raw: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        if isASCII, raw.count <= 15 {
+            // A small string (stored inline, no allocation): filled in place, 2-5 ns faster than `String(decoding:)`
+            // up to 15 bytes; slower past them (measured over 1-40 bytes).
+            return String(unsafeUninitializedCapacity: raw.count) { buffer in
+                guard let source = raw.baseAddress, let target = buffer.baseAddress else { return 0 }
+                target.update(from: source, count: raw.count)
+                return raw.count
+            }
+        }
         var string = String(decoding: raw, as: UTF8.self)
         if isASCII { return string }
         let same = string.withUTF8 { decoded in
