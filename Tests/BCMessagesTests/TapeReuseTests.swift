@@ -39,8 +39,8 @@ struct TapeReuseTests {
         #expect(state.spareEntries <= DecodeThreadState.largestSpare)
     }
 
-    /// Two decodes on one thread use one document: the first leaves it emptied as the thread's spare, the second
-    /// takes it and leaves it so again.
+    /// Two decodes on one thread use one document: the first leaves it emptied as the thread's, the second is lent
+    /// it and leaves it so again.
     @Test func theDocumentIsReusedAndLeftEmptied() throws {
         let fast = BCMessageDecoder(engine: .fast)
         _ = try fast.decode(Self.small)
@@ -52,6 +52,40 @@ struct TapeReuseTests {
         #expect(first != nil)
         #expect(state.peekSpareDocument === first)
         #expect(state.peekSpareDocument?.isEmptied == true)
+    }
+
+    /// A decode inside a decode on one thread (strict mode's check scans again) cannot share the thread's document,
+    /// which is lent already: it gets one of its own, and the thread's is emptied once the outer decode is over.
+    @Test func aDecodeInsideADecodeGetsADocumentOfItsOwn() throws {
+        let json = Array(#"{"t":23,"online_viewer_num":1,"total_viewer_num":2}"#.utf8)
+        try json.withUnsafeBufferPointer { bytes in
+            let outer = try #require(TapeDocument.lend(scanning: bytes))
+            let inner = try #require(TapeDocument.lend(scanning: bytes))
+            #expect(outer.thread != nil && inner.thread == nil)
+            #expect(outer.document.toOpaque() != inner.document.toOpaque())
+            #expect(inner.document.takeUnretainedValue().entries.count == outer.document.takeUnretainedValue().entries.count)
+            inner.giveBack()
+            outer.giveBack()
+        }
+        let state = DecodeThreadState.current.takeUnretainedValue()
+        #expect(state.peekSpareDocument?.isEmptied == true)
+    }
+
+    /// Should anything still hold the thread's document when its decode is over, the thread neither empties it
+    /// under the holder nor lends it again: it lets it go, and the next decode makes another.
+    @Test func aDocumentStillHeldAfterItsDecodeIsLetGo() throws {
+        let json = Array(#"{"t":23,"online_viewer_num":1,"total_viewer_num":2}"#.utf8)
+        var held: TapeDocument?
+        try json.withUnsafeBufferPointer { bytes in
+            let lent = try #require(TapeDocument.lend(scanning: bytes))
+            held = lent.document.takeUnretainedValue()
+            lent.giveBack()
+        }
+        let state = DecodeThreadState.current.takeUnretainedValue()
+        #expect(state.peekSpareDocument == nil)
+        #expect(held?.isEmptied == false)
+        #expect(try BCMessageDecoder(engine: .fast).decode(Data(json)) == BCMessageDecoder(engine: .foundation).decode(Data(json)))
+        #expect(state.peekSpareDocument != nil && state.peekSpareDocument !== held)
     }
 
     /// A message the direct path refuses (a key twice) is read through `init(from:)`, which builds member tables;

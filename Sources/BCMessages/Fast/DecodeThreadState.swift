@@ -10,7 +10,7 @@ import Darwin
 /// tape is written into the last message's memory instead of a fresh allocation (a typical tape, at about 1 KiB,
 /// is past the sizes malloc serves from its per-thread cache). +4% on the captured-style corpus, measured in
 /// alternating runs; it depends on nothing in the messages, so it helps live traffic as much as a benchmark.
-/// And one spare `TapeDocument`, emptied, for the same reason.
+/// And its `TapeDocument`, emptied between decodes, for the same reason.
 ///
 /// Per thread (a pthread key), so decodes on several threads never share or lock it; released when the thread
 /// ends. A decode is synchronous: what it takes from here stays on its thread until it returns. Hence no dynamic
@@ -21,23 +21,40 @@ final class DecodeThreadState {
     @exclusivity(unchecked) private var spare: UnsafeMutablePointer<TapeEntry>?
     @exclusivity(unchecked) private var spareCapacity = 0
 
-    /// A document to scan the next message into (`TapeDocument.recycle(_:)`), holding no tape.
-    @exclusivity(unchecked) private var spareDocument: TapeDocument?
+    /// The document each decode on this thread scans into (`TapeDocument.lend(scanning:)`), emptied between
+    /// decodes; nil before the first, and after one that left it held elsewhere.
+    @exclusivity(unchecked) private var document: TapeDocument?
+    /// Whether `document` is lent to a decode now.
+    @exclusivity(unchecked) private var documentLent = false
 
-    /// Whether a document given back would be kept (there is none yet).
-    var wantsSpareDocument: Bool { spareDocument == nil }
-
-    /// The spare document, when there is one (it is then no longer the spare).
-    func takeSpareDocument() -> TapeDocument? {
-        guard let document = spareDocument else { return nil }
-        spareDocument = nil
-        return document
+    /// The thread's document, holding `bytes` and `entries`, lent to a decode (unretained: the thread keeps it
+    /// alive); nil while it is lent already.
+    func lendDocument(bytes: UnsafeBufferPointer<UInt8>, entries: TapeBuffer) -> Unmanaged<TapeDocument>? {
+        guard !documentLent else { return nil }
+        documentLent = true
+        if let document {
+            document.reuse(bytes: bytes, entries: entries)
+            return .passUnretained(document)
+        }
+        let made = TapeDocument(bytes: bytes, entries: entries)
+        document = made
+        return .passUnretained(made)
     }
 
-    func keepSpareDocument(_ document: TapeDocument) { spareDocument = document }
+    /// The decode of `lent` (the thread's document) is over: the document is emptied for the next one when nothing else holds it; otherwise the
+    /// holder keeps it (and frees its tape when done), and the next decode makes another.
+    func documentGivenBack(_ lent: Unmanaged<TapeDocument>) {
+        documentLent = false
+        if isKnownUniquelyReferenced(&document) {
+            // Through the loan's reference, borrowed: read from `document`, it was retained for the call.
+            lent._withUnsafeGuaranteedRef { $0.clear(into: self) }
+        } else {
+            document = nil
+        }
+    }
 
-    /// For tests: the spare document, left in place.
-    var peekSpareDocument: TapeDocument? { spareDocument }
+    /// For tests: the thread's document, when it has one and it is not lent.
+    var peekSpareDocument: TapeDocument? { documentLent ? nil : document }
 
     /// The largest buffer kept as the spare (64 KiB of entries): a huge message's tape is freed, not held.
     static let largestSpare = 4096

@@ -27,7 +27,14 @@ struct TapeObject {
     let index: Int32
 
     init(_ document: TapeDocument, at index: Int32) throws(FastMiss) {
-        try self.init(Unmanaged.passUnretained(document), entries: document.entries, bytes: document.bytes, at: index)
+        try self.init(Unmanaged.passUnretained(document), at: index)
+    }
+
+    /// The object at `index` of the document `reference` holds, read borrowed: made from the class reference
+    /// itself, the document was retained and released around the call, every message.
+    init(_ reference: Unmanaged<TapeDocument>, at index: Int32) throws(FastMiss) {
+        let (entries, bytes) = reference._withUnsafeGuaranteedRef { ($0.entries, $0.bytes) }
+        try self.init(reference, entries: entries, bytes: bytes, at: index)
     }
 
     private init(_ reference: Unmanaged<TapeDocument>, entries: TapeBuffer, bytes: UnsafeBufferPointer<UInt8>,

@@ -27,11 +27,26 @@ enum FastEngine {
     private static func decode(
         text: UnsafeBufferPointer<UInt8>, message: UnsafeBufferPointer<UInt8>, mode: BCMessageDecoder.Mode
     ) throws(BCDecodingError) -> BCResponse {
-        guard var document = TapeDocument.scan(text) else { throw malformed(message) }
-        defer { TapeDocument.recycle(&document) }
+        guard let lent = TapeDocument.lend(scanning: text) else { throw malformed(message) }
+        defer { lent.giveBack() }
+        let result = lent.document._withUnsafeGuaranteedRef { document in
+            Result { () throws(BCDecodingError) in try decode(document, message: message, mode: mode) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes the scanned `document` of `message`.
+    private static func decode(
+        _ document: TapeDocument, message: UnsafeBufferPointer<UInt8>, mode: BCMessageDecoder.Mode
+    ) throws(BCDecodingError) -> BCResponse {
         let response: BCResponse
         do {
-            response = try extractDirectly(document) ?? BCResponse(from: TapeDecoder(document: document, index: 0))
+            // `if`, not `??`: the autoclosure held the document, a retain and a release per message.
+            if let direct = extractDirectly(document) {
+                response = direct
+            } else {
+                response = try BCResponse(from: TapeDecoder(document: document, index: 0))
+            }
         } catch let error as DecodingError {
             let json = Data(message)
             throw BCMessageDecoder.describe(error, in: json, raw: try? document.jsonValue(at: 0),
@@ -62,7 +77,8 @@ enum FastEngine {
     /// The hot kinds read straight off the tape, as `BCResponse(from:)` would read them; nil for other kinds and
     /// for any message the direct path cannot take whole (which then goes through `init(from:)`).
     static func extractDirectly(_ document: TapeDocument) -> BCResponse? {
-        guard let object = try? TapeObject(document, at: 0), let t = object.typeNumber() else { return nil }
+        guard let object = try? TapeObject(Unmanaged.passUnretained(document), at: 0), let t = object.typeNumber()
+        else { return nil }
         guard let type = BCType(rawValue: t) else {
             return (try? BCResponse.Unknown(tape: object, t: t)).map(BCResponse.unknown)
         }
