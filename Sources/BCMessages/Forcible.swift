@@ -9,6 +9,9 @@
 public struct Forcible<Value: ForcibleValue>: Hashable, Sendable, Codable {
     public var wrappedValue: Value
 
+    /// Always inlined: the generated extraction wraps every field in one (thirty-odd in a gift), and as a call each
+    /// one stopped the struct from being built in place.
+    @inline(__always)
     public init(wrappedValue: Value) {
         self.wrappedValue = wrappedValue
     }
