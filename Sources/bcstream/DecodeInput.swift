@@ -30,7 +30,7 @@ enum DecodeInput: Hashable, Sendable {
     /// What one line holds, already without its line break: nothing for a blank line, several items for a
     /// recorded frame whose text holds several bcsvr lines.
     static func detect(_ line: String, decoder: JSONDecoder = JSONDecoder()) -> [DecodeInput] {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(line)
         guard !trimmed.isEmpty else { return [] }
         if trimmed.hasPrefix("{") {
             if looksLikeRecordedFrame(trimmed) { return recordedFrame(trimmed, decoder: decoder) }
@@ -86,8 +86,47 @@ enum DecodeInput: Hashable, Sendable {
 
     /// Cheap test before parsing: a recorded frame has the keys `time` and `key`. A message could too, so
     /// `RecordedLine` also requires that there be no `t`.
+    ///
+    /// Foundation's `contains` (a search by characters, through `NSString` on Linux) is the rule; it took four
+    /// fifths of `decode`'s time, 15 µs a line. Its match needs the needle's bytes in the line (none of `"time"`
+    /// and `"key"`'s characters has another canonically equivalent spelling), so a byte search rules out nearly
+    /// every line first, and Foundation decides for the few that hold the bytes.
     static func looksLikeRecordedFrame(_ line: String) -> Bool {
-        line.contains("\"time\"") && line.contains("\"key\"")
+        containsBytes(line, "\"time\"") && containsBytes(line, "\"key\"")
+            && line.contains("\"time\"") && line.contains("\"key\"")
+    }
+
+    /// Whether `needle`'s UTF-8 occurs in `text`'s, byte for byte.
+    static func containsBytes(_ text: String, _ needle: StaticString) -> Bool {
+        var text = text
+        return text.withUTF8 { haystack in
+            needle.withUTF8Buffer { needle in
+                guard let first = needle.first else { return true }
+                guard let base = haystack.baseAddress, let pattern = needle.baseAddress,
+                      haystack.count >= needle.count else { return false }
+                // Each place the first byte occurs (`memchr`), compared whole: linear in the line for these needles.
+                var start = 0
+                let last = haystack.count - needle.count
+                while start <= last, let found = memchr(base + start, Int32(first), last - start + 1) {
+                    let at = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+                    if memcmp(base + at, pattern, needle.count) == 0 { return true }
+                    start = at + 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// `line` without the white space and line breaks around it, as Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it. A line that begins and ends with a printable
+    /// ASCII character (nearly every one) has none, and is returned as it is: the Foundation call, through
+    /// `NSString` and UTF-16, cost microseconds a line.
+    static func trimmed(_ line: String) -> String {
+        let utf8 = line.utf8
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return line
+        }
+        return line.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The items a recorded frame holds: the bcsvr lines of a text frame, or why it cannot be decoded.

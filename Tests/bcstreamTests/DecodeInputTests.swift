@@ -96,6 +96,22 @@ import Testing
         }
     }
 
+    /// Lines whose ends or keys a byte test could misjudge: white space beyond ASCII at either end (no-break,
+    /// ideographic, line separator), a line that is only that, a combining mark after the quote that closes
+    /// `"time"` (Foundation's search by characters then finds no `"time"`), the keys spelled with escapes.
+    static let edgeLines = [
+        #"{"t":1}"#, " {\"t\":1}\t", "\u{3000}{\"t\":1}", "{\"t\":1}\u{00A0}", "\u{2028}MSG\tk\t{}\u{2029}", "\u{3000}\u{00A0}",
+        "\r\n", "x", "{\"time\":1,\"key\":2}", "{\"time\"\u{301}:1,\"key\":2}", "{\"time\":1,\"key\"\u{308}:2}",
+        #"{"\u0074ime":1,"key":2}"#, "{\"time\":\"\u{3000}\",\"key\":\"k\"}\u{3000}", "é", "{\"key\":\"time\"}",
+    ]
+
+    /// The byte tests that spare most lines Foundation's character searches give exactly what those give.
+    @Test(arguments: edgeLines)
+    func theFastTrimAndRecordedFrameTestAgreeWithFoundation(_ line: String) {
+        #expect(DecodeInput.trimmed(line) == line.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(DecodeInput.looksLikeRecordedFrame(line) == (line.contains("\"time\"") && line.contains("\"key\"")))
+    }
+
     @Test func aLineThatIsNotUTF8IsShownWithItsBadBytesEscaped() {
         let input = DecodeInput.notUTF8(Array(#"{"cm":"caf"#.utf8) + [0xE9] + Array("\"}".utf8) + [0xFF])
         #expect(input == .notDecodable(reason: "not UTF-8 text (byte 0xE9 at byte 11 of the line)",
