@@ -192,10 +192,11 @@ final class ListenerSession {
         inputs.finish()
     }
 
-    /// The next event made; nil when none waits. Its frame's room goes back to the flow control with the rest
-    /// of the batch's, when the batch's last event is taken: one lock per batch, not one per message (the lock
-    /// is shared with the loop's thread, so each taking moved its cache line between cores). Until then the
-    /// frames still count as held, and the batch's events are still waiting, so `moreAreWaiting` holds either way.
+    /// The next event made; nil when none waits. Its frame's room goes back to the flow control with others',
+    /// when the batch's last event is taken or `releaseEvery` have been: one lock for many messages, not one each
+    /// (the lock is shared with the loop's thread, so each taking moved its cache line between cores). Until then
+    /// the frames still count as held, and the batch's events are still waiting, so `moreAreWaiting` holds either
+    /// way.
     func takeEvent() -> BCListenerEvent? {
         guard next < pending.count, let delivery = pending[next].take() else { return nil }
         next += 1
@@ -207,9 +208,16 @@ final class ListenerSession {
             pending.removeAll(keepingCapacity: true)
             next = 0
             releaseTaken()
+        } else if unreleased.messages >= Self.releaseEvery {
+            releaseTaken()
         }
         return delivery.event
     }
+
+    /// The most frames whose events were taken before their room goes back, within a batch: a batch of a
+    /// thousand held whole kept the window full and the loop's reading paused until its end (5% less throughput
+    /// end to end), while one lock for 64 messages costs nothing measurable.
+    static let releaseEvery = 64
 
     /// Gives back the room of the frames whose events were taken.
     private func releaseTaken() {
