@@ -96,7 +96,8 @@ enum DecodeInput: Hashable, Sendable {
             && line.contains("\"time\"") && line.contains("\"key\"")
     }
 
-    /// Whether `needle`'s UTF-8 occurs in `text`'s, byte for byte.
+    /// Whether `needle`'s UTF-8 occurs in `text`'s, byte for byte. (By hand: the standard library's
+    /// `firstRange(of:)` over the same bytes made `decode` six times slower, 3.0 s for 103,600 lines against 0.46.)
     static func containsBytes(_ text: String, _ needle: StaticString) -> Bool {
         var text = text
         return text.withUTF8 { haystack in

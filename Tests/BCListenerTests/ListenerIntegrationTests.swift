@@ -346,7 +346,7 @@ struct ListenerBatchTests {
     func takingEveryEventGivesTheRoomBack() async throws {
         try await withBCSVRPeer("normal") { _, harness in
             let listener = ChannelListener(configuration: harness.configuration(), loop: harness.loop)
-            let (outline, waitingAtEnd) = try await withTimeout(.seconds(10), "the session") { () async -> ([String], Bool) in
+            let takeAll = { @Sendable () async -> ([String], Bool) in
                 var iterator = listener.makeAsyncIterator()
                 var outline: [String] = []
                 var waiting = true
@@ -356,6 +356,7 @@ struct ListenerBatchTests {
                 }
                 return (outline, waiting)
             }
+            let (outline, waitingAtEnd) = try await withTimeout(.seconds(10), "the session", takeAll)
             #expect(outline == ListenerIntegrationTests.session)
             #expect(!waitingAtEnd)
         }

@@ -8,7 +8,9 @@ import Testing
     @Test("a batch released at once resumes reading once, when the window is half empty, as single releases do")
     func aBatchReleaseResumesOnceAtHalf() {
         let changes = Mutex<[Bool]>([])
-        let window = ReceiveWindow(maxMessages: 8, maxBytes: 1 << 20) { paused in changes.withLock { $0.append(paused) } }
+        let window = ReceiveWindow(maxMessages: 8, maxBytes: 1 << 20) { paused in
+            changes.withLock { $0.append(paused) }
+        }
         let resumed = Atomic<Int>(0)
         var pauses = 0
         for _ in 0..<8 where window.admit(bytes: 10, resume: { resumed.add(1, ordering: .relaxed) }) { pauses += 1 }

@@ -100,7 +100,8 @@ import Testing
     /// ideographic, line separator), a line that is only that, a combining mark after the quote that closes
     /// `"time"` (Foundation's search by characters then finds no `"time"`), the keys spelled with escapes.
     static let edgeLines = [
-        #"{"t":1}"#, " {\"t\":1}\t", "\u{3000}{\"t\":1}", "{\"t\":1}\u{00A0}", "\u{2028}MSG\tk\t{}\u{2029}", "\u{3000}\u{00A0}",
+        #"{"t":1}"#, " {\"t\":1}\t", "\u{3000}{\"t\":1}", "{\"t\":1}\u{00A0}", "\u{2028}MSG\tk\t{}\u{2029}",
+        "\u{3000}\u{00A0}",
         "\r\n", "x", "{\"time\":1,\"key\":2}", "{\"time\"\u{301}:1,\"key\":2}", "{\"time\":1,\"key\"\u{308}:2}",
         #"{"\u0074ime":1,"key":2}"#, "{\"time\":\"\u{3000}\",\"key\":\"k\"}\u{3000}", "é", "{\"key\":\"time\"}",
     ]

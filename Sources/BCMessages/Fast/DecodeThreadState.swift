@@ -41,8 +41,9 @@ final class DecodeThreadState {
         return .passUnretained(made)
     }
 
-    /// The decode of `lent` (the thread's document) is over: the document is emptied for the next one when nothing else holds it; otherwise the
-    /// holder keeps it (and frees its tape when done), and the next decode makes another.
+    /// The decode of `lent` (the thread's document) is over: the document is emptied for the next one when
+    /// nothing else holds it; otherwise the holder keeps it (and frees its tape when done), and the next decode
+    /// makes another.
     func documentGivenBack(_ lent: Unmanaged<TapeDocument>) {
         documentLent = false
         if isKnownUniquelyReferenced(&document) {
@@ -54,7 +55,7 @@ final class DecodeThreadState {
     }
 
     /// For tests: the thread's document, when it has one and it is not lent.
-    var peekSpareDocument: TapeDocument? { documentLent ? nil : document }
+    var peekDocument: TapeDocument? { documentLent ? nil : document }
 
     /// The largest buffer kept as the spare (64 KiB of entries): a huge message's tape is freed, not held.
     static let largestSpare = 4096

@@ -132,7 +132,8 @@ final class TapeDocument {
         lookedUp = nil
     }
 
-    /// The most members, buckets or scratch bytes the thread's emptied document keeps: a huge message's are freed, not held.
+    /// The most members, buckets or scratch bytes the thread's emptied document keeps: a huge message's are freed,
+    /// not held.
     static let largestKeptTable = 4096
 
     /// For tests: the document holds no tape and no tables, and keeps at most `largestKeptTable` of storage.
