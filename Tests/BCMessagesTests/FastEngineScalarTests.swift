@@ -27,7 +27,11 @@ import Testing
         // Strings read in place, without making a String (`plainString`): signs, zeros, range ends, 15/16 digits.
         #""+""#, #""-""#, #""+0""#, #""-00""#, #""+-1""#, #""1+""#, #""9223372036854775807""#,
         #""9223372036854775808""#, #""-9223372036854775808""#, #""-9223372036854775809""#, #""123456789012345""#,
-        #""-123456789012345""#, #""1234567890123456""#, #""9007199254740993""#, #""TRUE""#, #""tru""#, #""falsy""#,
+        #""-123456789012345""#, #""1234567890123456""#, #""9007199254740993""#,
+        // Eighteen digits are read without overflow checks, nineteen with them (`intText`): both sides of the line.
+        #""999999999999999999""#, #""-999999999999999999""#, #""+999999999999999999""#, #""1000000000000000000""#,
+        #""-1000000000000000000""#, #""0000000000000000001""#, #""-000000000000000000""#, #""99999999999999999a""#,
+        #""TRUE""#, #""tru""#, #""falsy""#,
         #""True""#, #""0.0""#, #""1\u0030""#, #""\u0031""#,
         // \u escapes decoded by hand: upper and lower case, each UTF-8 length, bad digits, lone and reversed pairs.
         #""\u00E9\u00e9\u00C9""#, #""\u0000""#, #""\u007F\u0080\u07FF\u0800\uFFFF""#, #""\uD83C\uDF38x""#,
@@ -92,6 +96,36 @@ import Testing
         // Six of the ten specials are valid escapes or text, four are not (two control characters, `\x`, a short
         // `\u`): both kinds are really exercised.
         #expect(read == Self.specialsAtEveryOffset.count * 6 / 10)
+    }
+
+    /// A run of `\u` escapes (Japanese text escaped) is unescaped in a loop of its own: runs of one to nine, with
+    /// a surrogate pair, a lone surrogate, a bad digit or a cut escape at each place in the run, ending the string
+    /// or followed by text, read as Foundation reads them.
+    static let escapeRuns: [String] = {
+        let units = [#"\u306d"#, #"\u0041"#, #"\u00e9"#, #"\uD83C\uDF38"#]
+        let breakers = ["", #"\uD83C"#, #"\uDF38"#, #"\u30g0"#, #"\u30"#, #"\/"#, "x", #"\n"#]
+        var literals: [String] = []
+        for length in 1...9 {
+            for (index, breaker) in breakers.enumerated() {
+                for place in 0...length {
+                    var run = (0..<length).map { units[($0 + index) % units.count] }
+                    run.insert(breaker, at: place)
+                    literals.append("\"" + run.joined() + "\"")
+                    literals.append("\"ab" + run.joined() + "cd\"")
+                }
+            }
+        }
+        return literals
+    }()
+
+    @Test func escapeRunsReadAsFoundationReadsThem() {
+        var read = 0
+        for literal in Self.escapeRuns {
+            compare(String.self, literal)
+            let json = Data(#"{"v":\#(literal)}"#.utf8)
+            if (try? FastEngine.decodeValue(Box<String>.self, from: json)) != nil { read += 1 }
+        }
+        #expect(read > 0 && read < Self.escapeRuns.count, "valid and invalid runs both exercised")
     }
 
     /// The four digits of a `\u` escape are read as one word: every byte value in every position is a hex digit

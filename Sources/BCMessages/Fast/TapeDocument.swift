@@ -533,44 +533,59 @@ final class TapeDocument {
             guard index &+ 1 < count else { return nil }
             let escape = base[index &+ 1]
             index &+= 2
-            let simple: UInt8
-            switch escape {
-            case UInt8(ascii: "u"):
-                guard let unit = hexUnit(raw, at: index) else { return nil }
-                index &+= 4
-                var scalar = UInt32(unit)
-                if UTF16.isLeadSurrogate(unit) {
-                    guard index &+ 6 <= count, base[index] == UInt8(ascii: "\\"), base[index &+ 1] == UInt8(ascii: "u"),
-                          let trail = hexUnit(raw, at: index &+ 2), UTF16.isTrailSurrogate(trail)
-                    else { return nil }
-                    index &+= 6
-                    scalar = 0x10000 &+ ((UInt32(unit) &- 0xD800) &<< 10) &+ (UInt32(trail) &- 0xDC00)
-                } else if UTF16.isTrailSurrogate(unit) {
-                    return nil  // a lone trail surrogate is no scalar
-                }
-                // UTF-8 by hand: the scalar is valid here (surrogates paired above, at most U+10FFFF).
-                let out = output + written
-                if scalar < 0x80 {
-                    out[0] = UInt8(truncatingIfNeeded: scalar)
-                    written &+= 1
-                } else if scalar < 0x800 {
-                    out[0] = 0xC0 | UInt8(truncatingIfNeeded: scalar &>> 6)
-                    out[1] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
-                    written &+= 2
-                } else if scalar < 0x10000 {
-                    out[0] = 0xE0 | UInt8(truncatingIfNeeded: scalar &>> 12)
-                    out[1] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 6) & 0x3F)
-                    out[2] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
-                    written &+= 3
-                } else {
-                    out[0] = 0xF0 | UInt8(truncatingIfNeeded: scalar &>> 18)
-                    out[1] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 12) & 0x3F)
-                    out[2] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 6) & 0x3F)
-                    out[3] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
-                    written &+= 4
+            // `\u` and `\/` by plain branches first: as cases of one switch (a jump table), the mix of the two in
+            // escaped Japanese text and URLs mispredicted the indirect jump at most escapes.
+            if escape == UInt8(ascii: "u") {
+                // A run of them (escaped Japanese text) in a loop of its own, without looking for the next
+                // escape eight bytes at a time.
+                while true {
+                    guard let unit = hexUnit(raw, at: index) else { return nil }
+                    index &+= 4
+                    var scalar = UInt32(unit)
+                    if UTF16.isLeadSurrogate(unit) {
+                        guard index &+ 6 <= count, base[index] == UInt8(ascii: "\\"),
+                              base[index &+ 1] == UInt8(ascii: "u"),
+                              let trail = hexUnit(raw, at: index &+ 2), UTF16.isTrailSurrogate(trail)
+                        else { return nil }
+                        index &+= 6
+                        scalar = 0x10000 &+ ((UInt32(unit) &- 0xD800) &<< 10) &+ (UInt32(trail) &- 0xDC00)
+                    } else if UTF16.isTrailSurrogate(unit) {
+                        return nil  // a lone trail surrogate is no scalar
+                    }
+                    // UTF-8 by hand: the scalar is valid here (surrogates paired above, at most U+10FFFF).
+                    let out = output + written
+                    if scalar < 0x80 {
+                        out[0] = UInt8(truncatingIfNeeded: scalar)
+                        written &+= 1
+                    } else if scalar < 0x800 {
+                        out[0] = 0xC0 | UInt8(truncatingIfNeeded: scalar &>> 6)
+                        out[1] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
+                        written &+= 2
+                    } else if scalar < 0x10000 {
+                        out[0] = 0xE0 | UInt8(truncatingIfNeeded: scalar &>> 12)
+                        out[1] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 6) & 0x3F)
+                        out[2] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
+                        written &+= 3
+                    } else {
+                        out[0] = 0xF0 | UInt8(truncatingIfNeeded: scalar &>> 18)
+                        out[1] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 12) & 0x3F)
+                        out[2] = 0x80 | UInt8(truncatingIfNeeded: (scalar &>> 6) & 0x3F)
+                        out[3] = 0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F)
+                        written &+= 4
+                    }
+                    guard count &- index >= 6, base[index] == UInt8(ascii: "\\"),
+                          base[index &+ 1] == UInt8(ascii: "u") else { break }
+                    index &+= 2
                 }
                 continue
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): simple = escape
+            }
+            if escape == UInt8(ascii: "/") || escape == UInt8(ascii: "\\") || escape == UInt8(ascii: "\"") {
+                output[written] = escape
+                written &+= 1
+                continue
+            }
+            let simple: UInt8
+            switch escape {
             case UInt8(ascii: "b"): simple = 0x08
             case UInt8(ascii: "f"): simple = 0x0C
             case UInt8(ascii: "n"): simple = 0x0A

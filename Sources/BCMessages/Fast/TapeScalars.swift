@@ -296,6 +296,16 @@ extension TapeDocument {
         if negative || raw.first == UInt8(ascii: "+") { index = 1 }
         guard index < raw.count else { return nil }
         var value = 0
+        if raw.count &- index <= 18 {
+            // Eighteen digits or fewer cannot overflow: no check per digit (ids and amounts are 1-10 digits).
+            while index < raw.count {
+                let digit = raw[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int(digit)
+                index &+= 1
+            }
+            return negative ? 0 &- value : value
+        }
         while index < raw.count {
             let digit = raw[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
