@@ -79,6 +79,21 @@ import Testing
         #expect(unknown.json == ["t": .number("999"), "k": .string("first")])
     }
 
+    /// A later duplicate is as if it had not been, even when its value would fail (a lone surrogate, a bad value
+    /// deep inside): the first wins and the message decodes, as in Foundation. A bad first value still fails.
+    @Test(arguments: [
+        #"{"t":999,"k":"first","k":"\ud800"}"#,
+        #"{"t":999,"k":{"a":1},"k":{"a":"\udc00"},"z":2}"#,
+        #"{"t":999,"k":[1,2],"k":[1,"\ud800"],"k":3}"#,
+        #"{"t":999,"k":"\ud800","k":"later"}"#,
+        #"{"t":999,"n":{"k":"first","k":"\ud800"},"k":1}"#,
+    ])
+    func laterDuplicatesWithBadValues(_ message: String) throws {
+        Self.expectAlike(message)
+        let decoded = try? BCMessageDecoder().decode(message)
+        #expect((decoded != nil) == !message.contains(#""k":"\ud800","k""#))
+    }
+
     @Test func duplicatesInNestedObjects() throws {
         let user = { (n: Int) in
             #"{"t":38,"users":[{"u":"first",\#(Self.repeated(#""u":"later""#, n)),"ac":"Hana","iurl":"","burl":""}]}"#

@@ -388,6 +388,11 @@ extension TapeDocument {
         case .string:
             if let string = string(at: index) { return .string(string) }
         case .number:
+            // A short plain integer (`-?[1-9][0-9]{0,17}` or `0`) is valid JSON, always a finite Double, and its
+            // digits as `forceString` writes them: one read, not a Double's parse beside it.
+            if entry.flags & TapeEntry.integerLiteral != 0, let int = Self.shortInteger(token(at: index)) {
+                return .number(String(int))
+            }
             if double(at: index) != nil, let digits = forceString(at: index) { return .number(digits) }
         case .array:
             var elements: [JSONValue] = []
@@ -411,12 +416,17 @@ extension TapeDocument {
                     keysReadable = false
                     break
                 }
-                // The first of duplicate keys wins, and a later duplicate is never read.
-                if members[name] == nil {
-                    // A bad member's own error goes up as it is.
-                    guard let value = jsonValue(at: key + 1, failure: &failure) else { return nil }
-                    members[name] = value
+                // The first of duplicate keys wins, and a later duplicate is never read: as if it had not been.
+                // Duplicates are rare, so the key is hashed once (`updateValue`), and a duplicate found then is
+                // undone; a bad value fails the object only when its key is not a duplicate.
+                let before = failure
+                guard let value = jsonValue(at: key + 1, failure: &failure) else {
+                    guard members[name] != nil else { return nil }  // a bad member's own error goes up as it is
+                    failure = before
+                    key = next(after: key + 1)
+                    continue
                 }
+                if let first = members.updateValue(value, forKey: name) { members[name] = first }
                 key = next(after: key + 1)
             }
             if keysReadable { return .object(members) }
