@@ -98,6 +98,28 @@ import Testing
         #expect(read == Self.specialsAtEveryOffset.count * 6 / 10)
     }
 
+    /// `bytesEqual` compares words, the last one overlapping the one before: for every length up to three words,
+    /// equal bytes are equal, and one byte changed at any place is not.
+    @Test func bytesEqualSeesADifferenceAtEveryPlace() {
+        for count in 0...24 {
+            let left = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            left.withUnsafeBufferPointer { l in
+                var right = left
+                right.withUnsafeBufferPointer { r in
+                    #expect(TapeDocument.bytesEqual(l.baseAddress!, r.baseAddress!, count: count), "\(count) bytes")
+                }
+                for place in 0..<count {
+                    right = left
+                    right[place] ^= 0x01
+                    right.withUnsafeBufferPointer { r in
+                        #expect(!TapeDocument.bytesEqual(l.baseAddress!, r.baseAddress!, count: count),
+                                "\(count) bytes, byte \(place) changed")
+                    }
+                }
+            }
+        }
+    }
+
     /// A run of `\u` escapes (Japanese text escaped) is unescaped in a loop of its own: runs of one to nine, with
     /// a surrogate pair, a lone surrogate, a bad digit or a cut escape at each place in the run, ending the string
     /// or followed by text, read as Foundation reads them.

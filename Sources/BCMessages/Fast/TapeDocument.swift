@@ -391,16 +391,27 @@ final class TapeDocument {
 
     /// Byte equality, eight at a time (BCMessages uses no C library, so no `memcmp`).
     @inline(__always)
+    /// The last word overlaps the one before it rather than ending in a loop over single bytes, whose exit
+    /// mispredicted on strings of every length (this compare checks each string beyond ASCII that a decode makes).
     static func bytesEqual(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var offset = 0
-        while count - offset >= 8 {
-            if UnsafeRawPointer(left + offset).loadUnaligned(as: UInt64.self)
-                != UnsafeRawPointer(right + offset).loadUnaligned(as: UInt64.self) { return false }
-            offset += 8
+        @inline(__always)
+        func word<Word: FixedWidthInteger>(_ type: Word.Type, at offset: Int) -> Bool {
+            UnsafeRawPointer(left + offset).loadUnaligned(as: Word.self)
+                == UnsafeRawPointer(right + offset).loadUnaligned(as: Word.self)
         }
+        if count >= 8 {
+            var offset = 0
+            while count &- offset > 8 {
+                if !word(UInt64.self, at: offset) { return false }
+                offset &+= 8
+            }
+            return word(UInt64.self, at: count &- 8)
+        }
+        if count >= 4 { return word(UInt32.self, at: 0) && word(UInt32.self, at: count &- 4) }
+        var offset = 0
         while offset < count {
             if left[offset] != right[offset] { return false }
-            offset += 1
+            offset &+= 1
         }
         return true
     }
