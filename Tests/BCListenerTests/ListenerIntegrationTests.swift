@@ -70,8 +70,10 @@ struct ListenerIntegrationTests {
             let disconnected = try #require(heard.time { if case .disconnected = $0 { true } else { false } })
             let detectedAfter = disconnected - subscribed
             // The times are when the test took each event; on a loaded machine "subscribed" may be taken late, so
-            // the low bound only rules out a link declared dead at the first PING (1 s).
-            #expect(detectedAfter >= .milliseconds(1_500) && detectedAfter < .seconds(3), "\(detectedAfter)")
+            // the low bound only rules out a link declared dead at the first PING (1 s). The reason above already
+            // names the keepalive as what found it; the high bound rules out a detection much later than the
+            // second PING, with room for a loaded machine (the CI run of 2 cores took an event 3.3 s after).
+            #expect(detectedAfter >= .milliseconds(1_500) && detectedAfter < .milliseconds(4_500), "\(detectedAfter)")
         }
     }
 
