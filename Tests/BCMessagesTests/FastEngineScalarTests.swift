@@ -105,23 +105,24 @@ import Testing
     }
 
     /// `bytesEqual` compares words, the last one overlapping the one before: for every length up to three words,
-    /// equal bytes are equal, and one byte changed at any place is not.
+    /// equal bytes are equal, and one byte changed at any place is not. The bytes past `count` differ, so a compare
+    /// that read beyond its count would fail too.
     @Test func bytesEqualSeesADifferenceAtEveryPlace() {
         for count in 0...24 {
-            let left = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-            left.withUnsafeBufferPointer { l in
-                var right = left
-                right.withUnsafeBufferPointer { r in
-                    #expect(TapeDocument.bytesEqual(l.baseAddress!, r.baseAddress!, count: count), "\(count) bytes")
-                }
-                for place in 0..<count {
-                    right = left
-                    right[place] ^= 0x01
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let left = bytes + [UInt8](repeating: 0xAA, count: 8)
+            func equal(_ right: [UInt8]) -> Bool {
+                left.withUnsafeBufferPointer { l in
                     right.withUnsafeBufferPointer { r in
-                        #expect(!TapeDocument.bytesEqual(l.baseAddress!, r.baseAddress!, count: count),
-                                "\(count) bytes, byte \(place) changed")
+                        TapeDocument.bytesEqual(l.baseAddress!, r.baseAddress!, count: count)
                     }
                 }
+            }
+            #expect(equal(bytes + [UInt8](repeating: 0x55, count: 8)), "\(count) bytes")
+            for place in 0..<count {
+                var right = bytes + [UInt8](repeating: 0x55, count: 8)
+                right[place] ^= 0x01
+                #expect(!equal(right), "\(count) bytes, byte \(place) changed")
             }
         }
     }

@@ -389,10 +389,10 @@ final class TapeDocument {
         return keyEquals(left, UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.b)]))
     }
 
-    /// Byte equality, eight at a time (BCMessages uses no C library, so no `memcmp`).
+    /// Byte equality, eight at a time (BCMessages uses no C library, so no `memcmp`). The last word overlaps the
+    /// one before it rather than ending in a loop over single bytes, whose exit mispredicted on strings of every
+    /// length (this compare checks each string beyond ASCII that a decode makes).
     @inline(__always)
-    /// The last word overlaps the one before it rather than ending in a loop over single bytes, whose exit
-    /// mispredicted on strings of every length (this compare checks each string beyond ASCII that a decode makes).
     static func bytesEqual(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
         @inline(__always)
         func word<Word: FixedWidthInteger>(_ type: Word.Type, at offset: Int) -> Bool {

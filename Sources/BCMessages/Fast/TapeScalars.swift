@@ -416,17 +416,16 @@ extension TapeDocument {
                     keysReadable = false
                     break
                 }
-                // The first of duplicate keys wins, and a later duplicate is never read: as if it had not been.
-                // Duplicates are rare, so the key is hashed once (`updateValue`), and a duplicate found then is
-                // undone; a bad value fails the object only when its key is not a duplicate.
+                // The first of duplicate keys wins, and a later duplicate is as if it had not been. Duplicates are
+                // rare, so each value is read and its key hashed once (`updateValue`); a duplicate found then is
+                // undone, and a bad value fails the object only when its key is not a duplicate.
                 let before = failure
-                guard let value = jsonValue(at: key + 1, failure: &failure) else {
+                if let value = jsonValue(at: key + 1, failure: &failure) {
+                    if let first = members.updateValue(value, forKey: name) { members[name] = first }
+                } else {
                     guard members[name] != nil else { return nil }  // a bad member's own error goes up as it is
                     failure = before
-                    key = next(after: key + 1)
-                    continue
                 }
-                if let first = members.updateValue(value, forKey: name) { members[name] = first }
                 key = next(after: key + 1)
             }
             if keysReadable { return .object(members) }
