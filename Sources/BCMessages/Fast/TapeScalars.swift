@@ -239,6 +239,22 @@ extension TapeDocument {
         return String(decoding: token, as: UTF8.self)
     }
 
+    /// A plain integer literal of 1 to 18 digits, with no leading zero and not `-0`, is `String(Int)` of itself
+    /// digit for digit, so its own bytes are the String: no reading the Int and writing it back (`slot_id: 0`,
+    /// numeric ids). Nil for any other number, which the rules below read.
+    @inline(__always)
+    func shortIntegerText(at index: Int32) -> String? {
+        let entry = entries[Int(index)]
+        guard entry.flags & TapeEntry.integerLiteral != 0 else { return nil }
+        let token = token(at: index)
+        let negative = token.first == UInt8(ascii: "-")
+        let start = negative ? 1 : 0
+        let digits = token.count - start
+        guard digits >= 1, digits <= 18, token[start] != UInt8(ascii: "0") || (digits == 1 && !negative)
+        else { return nil }
+        return Self.validString(token, isASCII: true)
+    }
+
     // MARK: - Forcible rules by kind
 
     /// `String(forcing:)`: a string, or a number digit for digit.
@@ -247,6 +263,7 @@ extension TapeDocument {
         case .string:
             return string(at: index)
         case .number:
+            if let text = shortIntegerText(at: index) { return text }
             if let int = int64(at: index) { return String(int) }
             if let uint = uint64(at: index) { return String(uint) }
             if let text = integerText(at: index) { return text }
