@@ -542,11 +542,14 @@ final class TapeDocument {
                 continue
             }
             guard index &+ 1 < count else { return nil }
+            // `\u` and `\/` by plain branches first: as cases of one switch (a jump table), the mix of the two in
+            // escaped Japanese text and URLs mispredicted the indirect jump at most escapes. They compare the
+            // backslash and the escape as one 16-bit word: tested on the escape byte alone, the compiler folded
+            // the two tests into the switch below, and the jump table was back.
+            let pair = UInt16(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt16.self))
             let escape = base[index &+ 1]
             index &+= 2
-            // `\u` and `\/` by plain branches first: as cases of one switch (a jump table), the mix of the two in
-            // escaped Japanese text and URLs mispredicted the indirect jump at most escapes.
-            if escape == UInt8(ascii: "u") {
+            if pair == 0x755C {  // \u
                 // A run of them (escaped Japanese text) in a loop of its own, without looking for the next
                 // escape eight bytes at a time.
                 while true {
@@ -590,13 +593,14 @@ final class TapeDocument {
                 }
                 continue
             }
-            if escape == UInt8(ascii: "/") || escape == UInt8(ascii: "\\") || escape == UInt8(ascii: "\"") {
-                output[written] = escape
+            if pair == 0x2F5C {  // \/
+                output[written] = UInt8(ascii: "/")
                 written &+= 1
                 continue
             }
             let simple: UInt8
             switch escape {
+            case UInt8(ascii: "\\"), UInt8(ascii: "\""): simple = escape
             case UInt8(ascii: "b"): simple = 0x08
             case UInt8(ascii: "f"): simple = 0x0C
             case UInt8(ascii: "n"): simple = 0x0A
