@@ -237,8 +237,10 @@ final class ListenerSession {
             end()
             return
         }
+        // One reading of the clock for the batch, not one a frame: a batch is handled within microseconds.
+        let now = clock.now - origin
         for input in batch {
-            if !handle(input) {
+            if !handle(input, at: now) {
                 end()
                 return
             }
@@ -258,9 +260,8 @@ final class ListenerSession {
         pending.append(ChannelListener.Delivery(event: event, releases: bytes))
     }
 
-    /// Handles one input; false once the session is over.
-    private func handle(_ input: ChannelListener.Input) -> Bool {
-        let now = clock.now - origin
+    /// Handles one input, at `now` (since `origin`); false once the session is over.
+    private func handle(_ input: ChannelListener.Input, at now: Duration) -> Bool {
         let event: BCSessionStateMachine.Event
         var frameBytes: Int?
         switch input {
