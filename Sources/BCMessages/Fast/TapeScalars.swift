@@ -47,17 +47,23 @@ extension TapeDocument {
         return index == count
     }
 
-    /// An integer literal token (`-?[0-9]*`, as the scanner flags it) of 1 to 18 digits and no leading zero: valid
-    /// JSON, and within Int64 by its length, so read without checks; nil for any other token.
+    /// Where the digits of an integer literal token (`-?[0-9]*`, as the scanner flags it) start, when it has 1 to
+    /// 18 of them and no leading zero: valid JSON, and within Int64 by its length. Nil for any other token.
     @inline(__always)
-    static func shortInteger(_ token: UnsafeBufferPointer<UInt8>) -> Int64? {
-        let negative = token.first == UInt8(ascii: "-")
-        let start = negative ? 1 : 0
+    static func shortIntegerStart(_ token: UnsafeBufferPointer<UInt8>) -> Int? {
+        let start = token.first == UInt8(ascii: "-") ? 1 : 0
         let digits = token.count - start
         guard digits >= 1, digits <= 18, digits == 1 || token[start] != UInt8(ascii: "0") else { return nil }
+        return start
+    }
+
+    /// A short plain integer token (`shortIntegerStart`), read without checks; nil for any other token.
+    @inline(__always)
+    static func shortInteger(_ token: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let start = shortIntegerStart(token) else { return nil }
         var value: Int64 = 0
         for index in start..<token.count { value = value &* 10 &+ Int64(token[index] &- UInt8(ascii: "0")) }
-        return negative ? -value : value
+        return start == 1 ? -value : value
     }
 
     /// A plain integer literal (`-?[0-9]+`, already valid JSON) that fits Int64.
@@ -239,19 +245,16 @@ extension TapeDocument {
         return String(decoding: token, as: UTF8.self)
     }
 
-    /// A plain integer literal of 1 to 18 digits, with no leading zero and not `-0`, is `String(Int)` of itself
-    /// digit for digit, so its own bytes are the String: no reading the Int and writing it back (`slot_id: 0`,
-    /// numeric ids). Nil for any other number, which the rules below read.
+    /// `String(Int)` of a short plain integer (`-?[1-9][0-9]{0,17}`, `0` or `-0`, the literals `shortInteger`
+    /// reads): the literal's own bytes, digit for digit, and `0` for `-0`, without reading the Int and writing it
+    /// back (`slot_id: 0`, numeric ids). Nil for any other number, which the rules below read.
     @inline(__always)
     func shortIntegerText(at index: Int32) -> String? {
         let entry = entries[Int(index)]
         guard entry.flags & TapeEntry.integerLiteral != 0 else { return nil }
         let token = token(at: index)
-        let negative = token.first == UInt8(ascii: "-")
-        let start = negative ? 1 : 0
-        let digits = token.count - start
-        guard digits >= 1, digits <= 18, token[start] != UInt8(ascii: "0") || (digits == 1 && !negative)
-        else { return nil }
+        guard let start = Self.shortIntegerStart(token) else { return nil }
+        if start == 1, token[1] == UInt8(ascii: "0") { return "0" }
         return Self.validString(token, isASCII: true)
     }
 
@@ -405,11 +408,9 @@ extension TapeDocument {
         case .string:
             if let string = string(at: index) { return .string(string) }
         case .number:
-            // A short plain integer (`-?[1-9][0-9]{0,17}` or `0`) is valid JSON, always a finite Double, and its
-            // digits as `forceString` writes them: one read, not a Double's parse beside it.
-            if entry.flags & TapeEntry.integerLiteral != 0, let int = Self.shortInteger(token(at: index)) {
-                return .number(String(int))
-            }
+            // A short plain integer is valid JSON, always a finite Double, and its digits are what `forceString`
+            // writes: taken as they are, not also parsed as a Double.
+            if let digits = shortIntegerText(at: index) { return .number(digits) }
             if double(at: index) != nil, let digits = forceString(at: index) { return .number(digits) }
         case .array:
             var elements: [JSONValue] = []
