@@ -2,7 +2,7 @@ import BCKindsGenerator
 
 extension Catalogue {
     static let commentAttributes = Struct(
-        "CommentAttributes", file: "CommentAttributes.swift",
+        "CommentAttributes", file: "CommentAttributes.generated.swift",
         doc: """
             The optional keys of the app's comment class, shared by every kind it parses: comments (t=1), joins
             (t=3), follows (t=4) and memos (t=19). Each of those structs exposes these as its own properties

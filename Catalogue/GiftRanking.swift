@@ -2,7 +2,7 @@ import BCKindsGenerator
 
 extension Catalogue {
     static let giftRanking = Struct(
-        "GiftRanking", file: "GiftRanking.swift",
+        "GiftRanking", file: "GiftRanking.generated.swift",
         doc: """
             One event ranking a gift moved, in a gift's `rankings` (t=35), in the service's short keys.
 

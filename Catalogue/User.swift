@@ -2,7 +2,7 @@ import BCKindsGenerator
 
 extension Catalogue {
     static let user = Struct(
-        "User", file: "User.swift",
+        "User", file: "User.generated.swift",
         doc: """
             The user block that most user-attributed kinds carry, flattened into the message: `u`, `ac`, `iurl`,
             `burl`. One type for every kind, so code that shows "who did it" works for all of them.

@@ -84,7 +84,8 @@ public struct Struct: Sendable {
     public var properties: [Property]
     /// Structs declared inside this one.
     public var nested: [Struct]
-    /// For a top-level struct, the generated file under `Sources/BCMessages` (default `Kinds/<name>.swift`).
+    /// For a top-level struct, the generated file under `Sources/BCMessages` (default `Kinds/<name>.generated.swift`);
+    /// its name ends in `.generated.swift`, as every generated file's does.
     public var file: String?
     /// Hand-written files that extend this struct (computed properties), named in the generated header.
     public var extras: [String]

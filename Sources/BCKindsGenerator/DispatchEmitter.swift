@@ -1,5 +1,5 @@
-/// `BCType.swift` and `BCResponse.swift`: one case per kind, the table behind `BCType`'s properties, and the
-/// switches that decode, dispatch and extract each kind.
+/// `BCType.generated.swift` and `BCResponse.generated.swift`: one case per kind, the table behind `BCType`'s
+/// properties, and the switches that decode, dispatch and extract each kind.
 enum DispatchEmitter {
     static func evidenceText(_ evidence: Evidence) -> String {
         switch evidence {

@@ -29,16 +29,20 @@ extension KindsGenerator {
         }
     }
 
-    /// Every `.swift` file below `directory` that starts with the generator's marker.
+    /// Every generated file below `directory`: each `*.generated.swift`, and each other `.swift` file that starts
+    /// with the generator's marker (the names generated files had before they ended in `.generated.swift`, so that
+    /// a branch that still writes them is cleaned up rather than left declaring every struct twice).
     static func existingGeneratedFiles(in directory: URL) throws -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         var paths: [String] = []
         while let path = enumerator.nextObject() as? String {
-            guard path.hasSuffix(".swift"),
-                  let text = try? String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8),
-                  text.hasPrefix(marker)
-            else { continue }
-            paths.append(path)
+            guard path.hasSuffix(".swift") else { continue }
+            if path.hasSuffix(suffix) {
+                paths.append(path)
+            } else if let text = try? String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8),
+                      text.hasPrefix(marker) {
+                paths.append(path)
+            }
         }
         return paths.sorted()
     }

@@ -1,4 +1,4 @@
-/// `BCType+WireFields.swift`: every key path each kind's payload reads (`rankings[].ei`), with the form its
+/// `BCType+WireFields.generated.swift`: every key path each kind's payload reads (`rankings[].ei`), with the form its
 /// property declares and whether it is required: what `bcstream audit` holds captures to, so that the keys the
 /// model knows are the catalogue's, written once.
 enum ShapeEmitter {

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func anAddedKeyIsDeclaredDecodedEncodedAndReadOffTheTape() throws {
-        let swift = try Self.file("Kinds/ViewerCountChanged.swift")
+        let swift = try Self.file("Kinds/ViewerCountChanged.generated.swift")
         for line in [
             "        /// `peak_viewer_num`: the most viewers at once in this live.",
             // A public property over the wrapper that stores it (a plain stored property, see `StructEmitter`).
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func anAddedKindGetsItsStructItsCasesAndItsDispatch() throws {
-        let swift = try Self.file("Kinds/StickerSent.swift")
+        let swift = try Self.file("Kinds/StickerSent.generated.swift")
         for line in [
             "    public struct StickerSent: BCPayload, UserAttributed {",
             "        public var user: User",
@@ -86,12 +86,12 @@ import Testing
         ] {
             #expect(swift.contains(line + "\n"), "missing: \(line)")
         }
-        let type = try Self.file("BCType.swift")
+        let type = try Self.file("BCType.generated.swift")
         #expect(type.contains("""
                 /// t=130: a viewer sent a sticker. Not in the app; evidence: captured on the wire; `BCResponse.StickerSent`.
                 case stickerSent = 130
             """))
-        let response = try Self.file("BCResponse.swift")
+        let response = try Self.file("BCResponse.generated.swift")
         for line in [
             "    case stickerSent(StickerSent)",
             "        case .stickerSent: self = .stickerSent(try StickerSent(from: decoder))",
@@ -106,7 +106,7 @@ import Testing
 
     /// What `bcstream audit` compares captures with: the added key and kind are known to it with no more work.
     @Test func anAddedKeyAndKindAreKnownToTheAudit() throws {
-        let swift = try Self.file("BCType+WireFields.swift")
+        let swift = try Self.file("BCType+WireFields.generated.swift")
         for line in [
             "        .viewerCountChanged: [",
             "            BCWireField(\"online_viewer_num\", .int),",
@@ -130,7 +130,7 @@ import Testing
             .optional("owner", "owner", .object("Owner"), "who."),
         ], nested: [Struct("Owner", doc: "Who.", [.required("n", "name", .string, "the name.")])])])
         let files = try KindsGenerator.files(for: Catalogue(kinds: [Kind(132, "ranked", "r", app: nil, .captured, ranked)]))
-        let swift = try #require(files.first { $0.path == "BCType+WireFields.swift" }).contents
+        let swift = try #require(files.first { $0.path == "BCType+WireFields.generated.swift" }).contents
         let expected = [
             #"BCWireField("rankings", .array, optional: true),"#,
             #"BCWireField("rankings[]", .object),"#,
@@ -177,6 +177,17 @@ import Testing
                 Kind(27, "liveUnlinked", "link removed", app: nil, .appModel),
                 Kind(27, "again", "again", app: nil, .appModel),
             ]))
+        }
+    }
+
+    /// A generated file is told from a hand-written one by its name, so a catalogue cannot give it another.
+    @Test func aGeneratedFileNameWithoutTheSuffixIsNamed() {
+        let shared = Struct("Badge", file: "Badge.swift", doc: "A badge.", [.required("b", "url", .string, "its URL.")])
+        do {
+            _ = try KindsGenerator.files(for: Catalogue(kinds: [], shared: [shared]))
+            Issue.record("generated")
+        } catch {
+            #expect(error.description == "Badge: file \"Badge.swift\" must end in .generated.swift, as every generated file does")
         }
     }
 }

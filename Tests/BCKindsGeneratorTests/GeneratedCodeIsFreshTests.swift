@@ -20,6 +20,7 @@ import Testing
         for file in try KindsGenerator.files(for: .bcstream) {
             let first = file.contents.prefix { $0 != "\n" }
             #expect(first.hasPrefix(KindsGenerator.marker + " from Catalogue/"), "\(file.path): \(first)")
+            #expect(file.path.hasSuffix(KindsGenerator.suffix), "\(file.path): named as generated")
         }
     }
 }
