@@ -15,7 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
-        // Counts allocations for `bcstream bench` (malloc/free of the bench process only).
+        // Counts allocations for `bcstream-bench` (malloc/free of the bench process only).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // The worker's counters (swift-metrics) and their Prometheus text format (issue 14).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -104,6 +104,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The measuring harness (decoding speed, allocations, end to end over loopback): a tool of this repository,
+        // apart from `bcstream` so that no user's command line carries it (docs/DESIGN.md, "The bench is its own
+        // program"). No product: `swift build` builds it beside bcstream.
+        .executableTarget(
+            name: "bcstream-bench",
+            dependencies: [
+                "BCMessages",
+                "BCListener",
+                "BCReplay",
+                "BCWebSocket",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "BCMessagesTests",
             dependencies: [
@@ -124,11 +137,11 @@ let package = Package(
         ),
         .testTarget(name: "BCAuditTests", dependencies: ["BCAudit", "BCMessages"]),
         .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]),
-        // Runs the built command as a user would.
-        // The malloc interposer is built beside bcstream for bench's counting run, which preloads it; bcstream
-        // itself does not link it (it would replace malloc for every command). See AllocationCounter.swift.
+        // Runs the built commands (bcstream, bcstream-bench) as a user would.
+        // The malloc interposer is built beside bcstream-bench for its counting run, which preloads it; the bench
+        // does not link it (it would replace malloc while decoders are timed). See AllocationCounter.swift.
         .testTarget(name: "bcstreamTests", dependencies: [
-            "bcstream", "BCAudit", "BCMessages", "TestSupport",
+            "bcstream", "bcstream-bench", "BCAudit", "BCMessages", "BCReplay", "TestSupport",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
         ]),
     ],

@@ -16,8 +16,9 @@
 #                         the script starts to `pids`, and take it out once it has been waited for.
 #   choose_bcstream       $bcstream: $BCSTREAM_BIN if set (it must be executable), else a release build made into
 #                         $root/.build-release. Says so on stderr when it is a debug build (see note_debug_build).
-#   note_debug_build BIN  when BIN is a debug build (a path through a `debug` folder), a line on stderr saying
-#                         that its figures only show the benchmark runs, not how fast bcstream is.
+#   note_debug_build BIN [VAR]  when BIN is a debug build (a path through a `debug` folder), a line on stderr
+#                         saying that its figures only show the benchmark runs, not how fast bcstream is; VAR
+#                         (BCSTREAM_BIN by default) is the variable that chose it.
 #   report_machine LINE...  the closing lines: "machine:" and "kernel:", then each LINE, then "load:".
 #   lws_version           the installed libwebsockets' version, for a "lws:" line.
 #   report_short          with failures listed in the array `short`: each as "FAILED: …" on stderr, then exit 1.
@@ -69,7 +70,7 @@ note_debug_build() {
     if [[ /$1/ == */debug/* ]]; then
         {
             echo "$me: note: a debug build ($1):"
-            echo "  its figures only show that the benchmark runs; leave BCSTREAM_BIN unset for a release build's."
+            echo "  its figures only show that the benchmark runs; leave ${2:-BCSTREAM_BIN} unset for a release build's."
         } >&2
     fi
 }

@@ -26,7 +26,7 @@ bash Fuzz/run.sh 60
 # The peer benchmark, small and on the debug build: it only has to keep working here (figures come from
 # `Benchmarks/peers/run.sh` on a release build, see the README's Performance section).
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/peers/run.sh --small
-BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/decode/run.sh --small
+BCSTREAM_BENCH_BIN="$(swift build --show-bin-path)/bcstream-bench" bash Benchmarks/decode/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/sender/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/channels/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/subscriptions/run.sh --small

@@ -13,7 +13,7 @@ declare exactly the kinds and keys BCStream's model declares, no more and no les
   as BCStream keeps such a message as `.unknown`.
 
 It prints one JSON line: messages/s, MB/s, how many messages went through the union and how many fell back.
-Time is this process's CPU time (pin it with `taskset -c 0` beside `bcstream bench`).
+Time is this process's CPU time (pin it with `taskset -c 0` beside `bcstream-bench`).
 """
 import argparse
 import json

@@ -6,7 +6,8 @@
 #
 # --corpus FILE adds a corpus of your own, timed beside the two built in, the same bytes for both decoders:
 # one JSON message a line, bcsvr `MSG` lines, or a recording from `bcstream listen --record`. Repeatable.
-# BCSTREAM_BIN=path uses that bcstream instead of building a release one; PYTHON=path picks the Python.
+# BCSTREAM_BENCH_BIN=path uses that bcstream-bench instead of building a release one;
+# PYTHON=path picks the Python.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -37,13 +38,18 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-decode.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 cd "$root"
-if [[ -z ${BCSTREAM_BIN:-} ]]; then
-    echo "building bcstream (release) ..." >&2
-    swift build -c release --product bcstream --scratch-path .build-release >&2
+# The bench is its own program, bcstream-bench (it was `bcstream bench`); a BCSTREAM_BIN alone would be ignored.
+[[ -n ${BCSTREAM_BENCH_BIN:-} || -z ${BCSTREAM_BIN:-} ]] \
+    || fail "this benchmark runs bcstream-bench: set BCSTREAM_BENCH_BIN=path/bcstream-bench, not BCSTREAM_BIN"
+bench=${BCSTREAM_BENCH_BIN:-}
+if [[ -z $bench ]]; then
+    echo "building bcstream-bench (release) ..." >&2
+    swift build -c release --product bcstream-bench --scratch-path .build-release >&2
     swift build -c release --product MallocInterposerSwift --scratch-path .build-release >&2  # allocs/msg
-    BCSTREAM_BIN=.build-release/release/bcstream
+    bench=.build-release/release/bcstream-bench
 fi
-note_debug_build "$BCSTREAM_BIN"
+[[ -x $bench ]] || fail "BCSTREAM_BENCH_BIN=$bench is not an executable"
+note_debug_build "$bench" BCSTREAM_BENCH_BIN
 echo "building bcstream-codegen (the catalogue as a JSON Schema, for the msgspec Structs) ..." >&2
 swift build --product bcstream-codegen >&2
 "$(swift build --show-bin-path)/bcstream-codegen" --json-schema > "$work/schema.json"
@@ -59,14 +65,14 @@ echo
 printf '%-30s %15s %15s %18s\n' "corpus" "bcstream msg/s" "msgspec msg/s" "bcstream/msgspec"
 for corpus in fixtures captured-style "${extra[@]}"; do
     file="$work/$(basename "$corpus").ndjson"
-    # Built-in corpora by name; a file of your own is read (and checked) by bench itself, and saved the same way
-    # so that both decoders get exactly the lines bench kept.
-    if ! "$BCSTREAM_BIN" bench --corpus "$corpus" --save-corpus "$file" > /dev/null 2> "$work/error"; then
+    # Built-in corpora by name; a file of your own is read (and checked) by the bench itself, and saved the same
+    # way so that both decoders get exactly the lines the bench kept.
+    if ! "$bench" --corpus "$corpus" --save-corpus "$file" > /dev/null 2> "$work/error"; then
         fail "corpus $corpus: $(head -1 "$work/error" | sed 's/^Error: //')"
     fi
-    ours=$("${pin[@]}" "$BCSTREAM_BIN" bench --only fast --corpus "$file" --seconds "$seconds" \
+    ours=$("${pin[@]}" "$bench" --only fast --corpus "$file" --seconds "$seconds" \
         | awk '/^BCStream fast path/ { gsub(",", "", $4); print $4 }')
-    [[ -n $ours ]] || fail "bcstream bench printed no rate for $corpus"
+    [[ -n $ours ]] || fail "bcstream-bench printed no rate for $corpus"
     theirs=$("${pin[@]}" "$python" "$here/msgspec_decode.py" --schema "$work/schema.json" --corpus "$file" \
         --seconds "$seconds" | "$python" -c 'import json, sys; r = json.load(sys.stdin); print(int(r["messages_per_second"]), r["typed"], r["untyped"])')
     read -r rate typed untyped <<< "$theirs"

@@ -14,8 +14,8 @@ struct BCStreamCommand: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [DemoCommand.self, ListenCommand.self, ReplayCommand.self, DecodeCommand.self, TypesCommand.self,
-                      AuditCommand.self, FixtureCommand.self, BenchCommand.self, WorkerCommand.self,
-                      FollowCommand.self]
+                      AuditCommand.self, FixtureCommand.self, WorkerCommand.self, FollowCommand.self,
+                      BenchMovedCommand.self]
     )
 
     /// ArgumentParser's `help` shows the root's help, with status 0, for a topic it does not know: a script

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BCListener
 import BCMessages
+import BCReplay
 import Foundation
 
 struct DecodeCommand: ParsableCommand {

@@ -11,15 +11,21 @@ struct BCStreamProcess {
     }
 
     /// `bcstream` sits beside the test bundle in the build folder.
-    static let executable: URL = {
+    static let executable = built("bcstream")
+
+    /// `bcstream-bench`, the measuring harness, beside it.
+    static let bench = built("bcstream-bench")
+
+    /// The executable `name` of the build folder that holds the test bundle.
+    private static func built(_ name: String) -> URL {
         var url = Bundle.main.bundleURL
         while url.path != "/" {
-            let candidate = url.appendingPathComponent("bcstream")
+            let candidate = url.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             url.deleteLastPathComponent()
         }
-        return URL(fileURLWithPath: "bcstream")
-    }()
+        return URL(fileURLWithPath: name)
+    }
 
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

@@ -4,8 +4,7 @@ import Testing
 /// What a person meets first: help that reads on an 80-column terminal, a version, and typos that fail.
 @Suite("The command line's surface")
 struct CommandLineSurfaceTests {
-    static let subcommands = ["demo", "listen", "replay", "decode", "types", "audit", "fixture", "bench", "worker",
-                              "follow"]
+    static let subcommands = ["demo", "listen", "replay", "decode", "types", "audit", "fixture", "worker", "follow"]
 
     @Test("help fits 80 columns", arguments: [[]] + subcommands.map { [$0] } + [["fixture", "add"]])
     func helpFits80Columns(subcommand: [String]) throws {
@@ -46,6 +45,20 @@ struct CommandLineSurfaceTests {
         let result = try BCStreamProcess.run(["help", name])
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: bcstream \(name)"))
+    }
+
+    /// The bench is its own program (bcstream-bench), which users' bcstream does not carry: help does not list
+    /// it, and `bcstream bench` with any options says where it went, as a failure (1), not a usage error.
+    @Test("bench is not in help, and `bcstream bench` points to bcstream-bench",
+          arguments: [["bench"], ["bench", "--end-to-end", "--messages", "10"], ["bench", "--corpus", "captured-style"]])
+    func benchIsElsewhere(arguments: [String]) throws {
+        let help = try BCStreamProcess.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("demo"), "\(help.stdout)")
+        #expect(!help.stdout.contains("bench"), "\(help.stdout)")
+        let result = try BCStreamProcess.run(arguments)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("run `bcstream-bench` with the same options"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "nothing measured")
     }
 
     @Test("a port in use fails with the reason and exit 1, not a usage error")

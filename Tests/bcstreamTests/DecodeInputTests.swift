@@ -1,3 +1,4 @@
+@testable import BCReplay
 @testable import bcstream
 import Foundation
 import Testing

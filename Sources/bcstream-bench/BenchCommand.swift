@@ -3,11 +3,14 @@ import BCMessages
 import BCReplay
 import Foundation
 
+/// `bcstream-bench`: BCStream's measuring harness, a tool of this repository apart from `bcstream` (which users
+/// install), with the options and the report `bcstream bench` had.
+@main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "bcstream-bench",
         abstract: "Measure decoding speed: Foundation's JSONDecoder, the god-class style, and BCStream's fast path.",
-        usage: "bcstream bench [<options>]\nbcstream bench --end-to-end [--messages <n>] [--in-flight <n>]",
+        usage: "bcstream-bench [<options>]\nbcstream-bench --end-to-end [--messages <n>] [--in-flight <n>]",
         discussion: """
             Decodes the same messages, in one run and on one thread, three ways: BCMessageDecoder with \
             Foundation's JSONDecoder (the baseline), JSONSerialization into a dictionary read by one class for \
@@ -17,17 +20,18 @@ struct BenchCommand: AsyncParsableCommand {
             message, and last the line `speedup vs JSONDecoder: N.Nx`.
 
             Build in release and pin to one core for figures worth comparing:
-              swift build -c release && swift build -c release --product MallocInterposerSwift
-              taskset -c 0 .build/release/bcstream bench
-              taskset -c 0 .build/release/bcstream bench --corpus captured-style
-              taskset -c 0 .build/release/bcstream bench --corpus session.ndjson --seconds 5
+              swift build -c release
+              swift build -c release --product MallocInterposerSwift
+              taskset -c 0 .build/release/bcstream-bench
+              taskset -c 0 .build/release/bcstream-bench --corpus captured-style
+              taskset -c 0 .build/release/bcstream-bench --corpus live.ndjson --seconds 5
 
             Time is this thread's CPU time, the decoders taking turns, so that other load on the machine \
             weighs on all of them alike. Allocations are counted by a malloc interposer \
-            (ordo-one/malloc-interposer), in a second run of bench that preloads it (LD_PRELOAD) after the \
-            timing: it slows every malloc, so bcstream never links it and it never runs while decoders are \
-            timed. Build it beside bcstream with `swift build -c release --product MallocInterposerSwift`; \
-            without it, allocations print n/a.
+            (ordo-one/malloc-interposer), in a second run of bcstream-bench that preloads it (LD_PRELOAD) \
+            after the timing: it slows every malloc, so bcstream-bench never links it and it never runs while \
+            decoders are timed. Build it beside bcstream-bench with \
+            `swift build -c release --product MallocInterposerSwift`; without it, allocations print n/a.
 
             --end-to-end measures the whole path instead: a replay server and a listener in this process, over \
             loopback, the server sending the fixtures round and round as fast as the listener decodes them \
@@ -36,8 +40,8 @@ struct BenchCommand: AsyncParsableCommand {
             tenth of the run, which should stay flat. A run where delivery stops for 5 s reports how many \
             messages arrived of those sent and exits 1. Use both cores (no taskset): the server, the two \
             WebSocket threads and the listener run side by side.
-              .build/release/bcstream bench --end-to-end        # a million messages
-              .build/release/bcstream bench --end-to-end --messages 100000 --in-flight 1   # the path's latency
+              .build/release/bcstream-bench --end-to-end          # a million messages
+              .build/release/bcstream-bench --end-to-end --in-flight 1 --messages 100000
             """
     )
 
@@ -71,7 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
                                visibility: .hidden))
     var only: String?
 
-    @Flag(help: ArgumentHelp("Count allocations per message instead of timing (bench runs itself so, preloaded).",
+    @Flag(help: ArgumentHelp("Count allocations per message instead of timing (the bench runs itself so, preloaded).",
                              visibility: .private))
     var countAllocations = false
 
@@ -216,9 +220,9 @@ struct BenchCommand: AsyncParsableCommand {
                     mismatches += 1
                     if mismatches <= 5 {
                         // The corpus can be any file: its text is shown escaped, like every quote of input.
-                        print(reportLine("MISMATCH (\(mode)) in message \(index + 1): \(String(decoding: data.prefix(200), as: UTF8.self))"))
-                        print(reportLine("  JSONDecoder: \(expected)"))
-                        print(reportLine("  fast path:   \(actual)"))
+                        print(shown("MISMATCH (\(mode)) in message \(index + 1): \(String(decoding: data.prefix(200), as: UTF8.self))"))
+                        print(shown("  JSONDecoder: \(expected)"))
+                        print(shown("  fast path:   \(actual)"))
                     }
                 }
             }
@@ -346,6 +350,12 @@ enum Machine {
         return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores online, "
             + "\(ProcessInfo.processInfo.physicalMemory >> 30) GiB, \(swift)"
     }
+}
+
+/// A line quoting text from the corpus or the fixtures (any file) as it may be printed: every control escaped, at
+/// most a thousand Unicode scalars (as `bcstream` reports quote input).
+func shown(_ text: String) -> String {
+    TerminalText.escaped(TerminalText.excerpt(text, limit: 1_000))
 }
 
 @inline(never)

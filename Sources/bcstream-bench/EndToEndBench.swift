@@ -5,7 +5,7 @@ import BCWebSocket
 import Foundation
 import Synchronization
 
-/// `bcstream bench --end-to-end`: a replay server and a listener in one process over loopback, the server
+/// `bcstream-bench --end-to-end`: a replay server and a listener in one process over loopback, the server
 /// sending fixtures as fast as the listener takes them, every frame decoded. Prints messages/s, the latency
 /// from frame received to value delivered (p50, p99, max), and the resident memory as the run goes on, which
 /// must stay flat.
@@ -84,7 +84,7 @@ struct EndToEndBench {
                     FileHandle.standardError.write(Data("\(delivered) messages…\n".utf8))
                 }
             case .undecodable(_, let raw, let reason):
-                throw BenchFailure(reportLine("a fixture did not decode (\(reason)): \(raw.prefix(80))"))
+                throw BenchFailure(shown("a fixture did not decode (\(reason)): \(raw.prefix(80))"))
             case .failed(let failure):
                 throw BenchFailure("the listener stopped: \(failure)")
             case .disconnected, .reconnecting:

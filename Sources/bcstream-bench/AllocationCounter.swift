@@ -3,13 +3,13 @@ import Foundation
 import Glibc
 #endif
 
-/// Allocation counts for `bcstream bench`, from the malloc interposer (ordo-one/malloc-interposer) preloaded
-/// into a second run of bench.
+/// Allocation counts for `bcstream-bench`, from the malloc interposer (ordo-one/malloc-interposer) preloaded
+/// into a second run of the bench.
 ///
-/// bcstream does not link the interposer: a library that exports `malloc` and `free` replaces them for the whole
-/// process it is linked into, and every command (listen, replay, the timed decoders themselves) paid for its
-/// bookkeeping on each allocation. The library is built beside bcstream (`swift build -c release --product
-/// MallocInterposerSwift`), preloaded only into the counting run, and reached there through `dlsym`.
+/// Neither bcstream nor bcstream-bench links the interposer: a library that exports `malloc` and `free` replaces
+/// them for the whole process it is linked into, and every command (listen, replay, the timed decoders themselves)
+/// paid for its bookkeeping on each allocation. The library is built beside bcstream-bench (`swift build -c release
+/// --product MallocInterposerSwift`), preloaded only into the counting run, and reached there through `dlsym`.
 enum AllocationCounter {
     /// What the child run prints before its figures.
     static let linePrefix = "allocations per message: "

@@ -1,8 +1,9 @@
 import ArgumentParser
 import BCMessages
+import BCReplay
 import Foundation
 
-/// The messages `bcstream bench` decodes: the fixture mix, a generated corpus in the captured wire shapes, or a
+/// The messages `bcstream-bench` decodes: the fixture mix, a generated corpus in the captured wire shapes, or a
 /// file of one message per line.
 struct BenchCorpus {
     /// What the corpus is, for the report: "fixtures (147 files of Tests/Payloads)".
@@ -35,7 +36,7 @@ struct BenchCorpus {
         return BenchCorpus(name: "fixtures (\(messages.count) files of \(directory))", messages: messages)
     }
 
-    /// The messages of `path` read as `decode` reads them (`DecodeInput`): bare JSON lines, bcsvr
+    /// The messages of `path` read as `bcstream decode` reads them (`DecodeInput`): bare JSON lines, bcsvr
     /// `MSG<TAB>key<TAB>{…}` lines by their JSON, recorded frames by the messages they hold. A file ending in
     /// `.json` is one message, as in Tests/Payloads.
     static func lines(of path: String) throws -> BenchCorpus {

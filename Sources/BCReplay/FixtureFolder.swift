@@ -1,14 +1,13 @@
-import BCReplay
 import Foundation
 
-/// Where the bundled fixtures are, for `replay`, `demo` and `bench`: `Tests/Payloads` under the current directory,
-/// or else under the checkout this binary was built from, so that `swift run bcstream demo` works from any
-/// directory of the checkout, and `bcstream replay gift` from anywhere.
-enum FixtureFolder {
+/// Where the bundled fixtures are, for `bcstream replay` and `demo` and `bcstream-bench --end-to-end`:
+/// `Tests/Payloads` under the current directory, or else under the checkout this binary was built from, so that
+/// `swift run bcstream demo` works from any directory of the checkout, and `bcstream replay gift` from anywhere.
+public enum FixtureFolder {
     /// A loader for what the user typed: paths are resolved against the directory the user stands in, first;
     /// only an argument that names no file or folder there is looked up as a fixture name, a `t` or a kind in
     /// the fixture folder (`path(from:)`).
-    static func loader() -> ReplayLoader {
+    public static func loader() -> ReplayLoader {
         let current = FileManager.default.currentDirectoryPath
         return ReplayLoader(currentDirectory: current, defaultFolder: path(from: current))
     }

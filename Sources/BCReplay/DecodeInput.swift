@@ -1,9 +1,8 @@
 import BCListener
-import BCMessages
-import BCReplay
 import Foundation
 
-/// What one line of `decode`'s input holds, detected per line, so that one file may mix the shapes:
+/// What one line of `bcstream decode`'s input (and `bcstream-bench --corpus FILE`'s) holds, detected per line, so
+/// that one file may mix the shapes:
 ///
 /// ```
 /// {"t":23,"online_viewer_num":44}                                    → a message (bare JSON)
@@ -18,7 +17,7 @@ import Foundation
 ///
 /// Anything else that is not blank is meant as a message: when it is not one (`[1,2]`, `garbage`), the decoder
 /// says why. A recorded frame is told from a message by its keys: `time` and `key`, and no `t`.
-enum DecodeInput: Hashable, Sendable {
+public enum DecodeInput: Hashable, Sendable {
     /// A message to decode: its JSON, and the channel key of the `MSG` line that carried it.
     case message(json: String, key: String?)
     /// A bcsvr line that carries no message (`ACK`, `ERR…`, a command such as `PING`): counted, not decoded.
@@ -29,7 +28,7 @@ enum DecodeInput: Hashable, Sendable {
 
     /// What one line holds, already without its line break: nothing for a blank line, several items for a
     /// recorded frame whose text holds several bcsvr lines.
-    static func detect(_ line: String, decoder: JSONDecoder = JSONDecoder()) -> [DecodeInput] {
+    public static func detect(_ line: String, decoder: JSONDecoder = JSONDecoder()) -> [DecodeInput] {
         let trimmed = trimmed(line)
         guard !trimmed.isEmpty else { return [] }
         if trimmed.hasPrefix("{") {
@@ -40,14 +39,14 @@ enum DecodeInput: Hashable, Sendable {
     }
 
     /// A line that is not UTF-8: reported with the first bad byte, every such byte shown as `\xE9`.
-    static func notUTF8(_ bytes: some Collection<UInt8>) -> DecodeInput {
+    public static func notUTF8(_ bytes: some Collection<UInt8>) -> DecodeInput {
         let (text, firstBad) = escapingInvalidUTF8(bytes)
         let at = firstBad.map { " (byte \(hex($0.value)) at byte \($0.offset + 1) of the line)" } ?? ""
         return .notDecodable(reason: "not UTF-8 text\(at)", raw: text, key: nil)
     }
 
     /// A line longer than `LineReader`'s limit; its text was not kept.
-    static func tooLong(bytes: Int, limit: Int) -> DecodeInput {
+    public static func tooLong(bytes: Int, limit: Int) -> DecodeInput {
         .notDecodable(reason: "a line of \(bytes) bytes, longer than the \(limit >> 20) MiB a line may hold; skipped",
                       raw: nil, key: nil)
     }
