@@ -29,8 +29,13 @@ do {
         exit(stale.isEmpty ? 0 : 1)
     }
     try KindsGenerator.write(files, to: output)
-    print(stale.isEmpty ? "Sources/BCMessages is up to date (\(files.count) generated files)"
-          : "regenerated \(stale.count) of \(files.count) generated files: \(stale.joined(separator: ", "))")
+    let declared = Set(files.map(\.path))
+    let rewritten = stale.filter(declared.contains), removed = stale.filter { !declared.contains($0) }
+    if stale.isEmpty { print("Sources/BCMessages is up to date (\(files.count) generated files)") }
+    if !rewritten.isEmpty {
+        print("regenerated \(rewritten.count) of \(files.count) generated files: \(rewritten.joined(separator: ", "))")
+    }
+    if !removed.isEmpty { print("removed, as the catalogue no longer declares them: \(removed.joined(separator: ", "))") }
 } catch let error as CatalogueError {
     FileHandle.standardError.write(Data("error: the catalogue: \(error)\n".utf8))
     exit(1)
