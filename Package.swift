@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "BCWebSocket", targets: ["BCWebSocket"]),
         .library(name: "BCListener", targets: ["BCListener"]),
         .library(name: "BCReplay", targets: ["BCReplay"]),
+        .library(name: "BCFixtures", targets: ["BCFixtures"]),
+        .library(name: "BCAudit", targets: ["BCAudit"]),
         .executable(name: "bcstream", targets: ["bcstream"]),
         .plugin(name: "GenerateKinds", targets: ["GenerateKinds"]),
     ],
@@ -85,7 +87,24 @@ let package = Package(
         .target(name: "BCListener", dependencies: ["BCMessages", "BCWebSocket"]),
         // Fixtures and recordings: finding and loading them, the pace they play at, the demo's script, the
         // prompt's completion, and the bcsvr server that sends them to subscribers.
-        .target(name: "BCReplay", dependencies: ["BCMessages", "BCListener", "BCWebSocket"]),
+        .target(name: "BCReplay", dependencies: ["BCFixtures", "BCMessages", "BCListener", "BCWebSocket"]),
+        // The fixtures as a product (issue 29): Tests/Payloads, the one set of files the tests and the replay read,
+        // copied whole into this target's resource bundle. The target's folder is Tests, so that Payloads lies
+        // inside it (SwiftPM takes no resource from outside a target's folder, and cannot copy a target's own
+        // folder); its sources are Tests/BCFixtures; every other folder of Tests is excluded here, or SwiftPM
+        // warns of unhandled files: a new folder of Tests goes into this list (docs/DESIGN.md, "The fixtures are
+        // a product").
+        .target(
+            name: "BCFixtures",
+            dependencies: ["BCMessages"],
+            path: "Tests",
+            exclude: [
+                "BCAuditTests", "BCFixturesTests", "BCKindsGeneratorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
+                "BCReplayTests", "BCWebSocketTests", "Hostile", "Peers", "TestSupport", "bcstreamTests",
+            ],
+            sources: ["BCFixtures"],
+            resources: [.copy("Payloads")]
+        ),
         // `bcstream audit` and `bcstream fixture add`: captures compared with the model (the catalogue's key paths,
         // `BCType.wireFields`) and a captured message made into a fixture. Pure Swift over BCMessages only.
         .target(name: "BCAudit", dependencies: ["BCMessages"]),
@@ -120,6 +139,7 @@ let package = Package(
         .testTarget(
             name: "BCMessagesTests",
             dependencies: [
+                "BCFixtures",
                 "BCMessages",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ],
@@ -136,6 +156,7 @@ let package = Package(
             dependencies: ["BCListener", "BCMessages", "BCWebSocket", "TestSupport"]
         ),
         .testTarget(name: "BCAuditTests", dependencies: ["BCAudit", "BCMessages"]),
+        .testTarget(name: "BCFixturesTests", dependencies: ["BCFixtures", "BCMessages"]),
         .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]),
         // Runs the built commands (bcstream, bcstream-bench) as a user would.
         // The malloc interposer is built beside bcstream-bench for its counting run, which preloads it; the bench

@@ -21,6 +21,10 @@ swift test --skip-build --no-parallel --filter "$nats_suites"
 
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" python3 -m pytest -q Tests/Hostile
 
+# The products from outside the checkout: a package in a temporary folder that depends on this one by path and
+# uses only its products (BCFixtures, BCMessages, BCReplay, BCListener, BCAudit). About 2 minutes.
+bash scripts/consumer-package.sh
+
 bash Fuzz/run.sh 60
 
 # The peer benchmark, small and on the debug build: it only has to keep working here (figures come from

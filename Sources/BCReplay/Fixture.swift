@@ -1,3 +1,4 @@
+import BCFixtures
 import BCMessages
 
 /// One fixture file: a single message exactly as the wire sends it, named `<t>-<kind-kebab>-<what>.json`
@@ -25,15 +26,14 @@ public struct Fixture: Hashable, Sendable, Codable {
     /// The fixture as something to send.
     public var item: ReplayItem { .fixture(name: name, json: json, file: path) }
 
-    /// The `t` a fixture name starts with.
+    /// The `t` a fixture name starts with (as `BCFixture` reads it).
     static func t(ofName name: String) -> Int? {
-        Int(name.prefix { $0 != "-" })
+        BCFixture.t(ofName: name)
     }
 
-    /// The order of a fixture folder, as the test harness reads it: by `t`, then by name; names without a
-    /// `t` last.
+    /// The order of a fixture folder, as `BCFixtures` reads it: by `t`, then by name; names without a `t` last.
     static func precedes(_ lhs: Fixture, _ rhs: Fixture) -> Bool {
-        (lhs.t ?? .max, lhs.name) < (rhs.t ?? .max, rhs.name)
+        BCFixture.precedes(name: lhs.name, rhs.name)
     }
 }
 
@@ -53,5 +53,13 @@ extension BCType {
             kebab += character.lowercased()
         }
         return kebab
+    }
+}
+
+extension BCFixture {
+    /// The fixture as something to send: `ReplayServer(schedule: ReplaySchedule(items: [gift.item, end.item]))`.
+    public var item: ReplayItem {
+        .fixture(name: name, json: String(decoding: bytes, as: UTF8.self),
+                 file: (BCFixtures.folder?.path ?? "BCFixtures") + "/" + name + ".json")
     }
 }

@@ -1,37 +1,21 @@
+import BCFixtures
 import BCMessages
 import CustomDump
 import Foundation
 import Testing
 
-/// One file of `Tests/Payloads`: a message exactly as the wire sent it.
-struct Fixture: Sendable, CustomTestStringConvertible {
-    /// The file name without `.json`: `35-gift-small-heart`.
-    let name: String
-    let url: URL
+/// One file of `Tests/Payloads`, as the BCFixtures product gives it to every package's tests: this package's
+/// tests read the fixtures as an app's would.
+typealias Fixture = BCFixture
 
-    var testDescription: String { name }
+extension BCFixture {
+    /// The valid fixtures, in order of `t`, then name.
+    static var all: [BCFixture] { BCFixtures.all }
+    /// The invalid messages, each with the error it must produce.
+    static var invalid: [BCFixture] { BCFixtures.invalid }
 
     /// The exact bytes of the message.
-    func data() throws -> Data { try Data(contentsOf: url) }
-
-    /// The `t` the file name starts with.
-    var t: Int? { name.split(separator: "-").first.flatMap { Int($0) } }
-
-    static let payloadsDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Payloads")
-
-    /// The valid fixtures: every `*.json` directly under `Tests/Payloads`, in order of `t`, then name.
-    static let all: [Fixture] = load(from: payloadsDirectory)
-
-    /// The invalid messages, under `Tests/Payloads/Invalid`, each beside the `.error` it must produce.
-    static let invalid: [Fixture] = load(from: payloadsDirectory.appendingPathComponent("Invalid"))
-
-    static func load(from directory: URL) -> [Fixture] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }
-            .map { Fixture(name: String($0.dropLast(5)), url: directory.appendingPathComponent($0)) }
-            .sorted { ($0.t ?? .max, $0.name) < ($1.t ?? .max, $1.name) }
-    }
+    func data() throws -> Data { Data(bytes) }
 }
 
 /// A readable rendering of a decoded value, compared against a file checked in beside the tests, so that a

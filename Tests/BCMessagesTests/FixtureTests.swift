@@ -56,8 +56,7 @@ import Testing
 
     @Test(arguments: Fixture.invalid)
     func invalidMessageFailsWithItsError(_ fixture: Fixture) throws {
-        let errorFile = fixture.url.deletingPathExtension().appendingPathExtension("error")
-        let expected = try String(contentsOf: errorFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let expected = try #require(fixture.expectedError, "add Tests/Payloads/Invalid/\(fixture.name).error")
         let error = #expect(throws: BCDecodingError.self) { try BCMessageDecoder().decode(fixture.data()) }
         #expect(error?.description == expected)
     }
