@@ -34,6 +34,11 @@ public enum KindsGenerator {
         files.append(GeneratedFile(path: "BCType" + suffix, contents: DispatchEmitter.bcType(catalogue)))
         files.append(GeneratedFile(path: "BCResponse" + suffix, contents: DispatchEmitter.bcResponse(catalogue)))
         files.append(GeneratedFile(path: "BCType+WireFields" + suffix, contents: ShapeEmitter.file(catalogue)))
+        do {
+            files.append(try ndjsonSchemaFile(for: catalogue))
+        } catch {
+            throw CatalogueError("the NDJSON schema cannot be written as JSON: \(error)")
+        }
         return files.sorted { $0.path < $1.path }
     }
 

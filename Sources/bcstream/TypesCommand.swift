@@ -10,14 +10,29 @@ struct TypesCommand: ParsableCommand {
             official app's decoder), appModelMeaningGuessed, clientCodeOnly. A t not listed decodes as \
             "unknown" and is kept whole.
 
+            json-schema prints the JSON Schema (2020-12) of one line of `decode` and `listen` with --format \
+            ndjson, which is also one message of the fleet's stream (docs/fleet-stream.md).
+
             Example: bcstream types --format ndjson | grep '"evidence":"captured"'
             """
     )
 
-    @Option(help: "Output format: text (a table) or ndjson (one {\"t\":35,\"kind\":\"gift\",…} per line).")
-    var format: MessageFormatter.Format = .text
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, ndjson
+        case jsonSchema = "json-schema"
+    }
+
+    @Option(help: """
+        Output format: text (a table), ndjson (one {\"t\":35,\"kind\":\"gift\",…} per line) or json-schema \
+        (the schema of an NDJSON message line).
+        """)
+    var format: Format = .text
 
     func run() {
+        if format == .jsonSchema {
+            print(BCType.ndjsonSchema)
+            return
+        }
         for type in BCType.allCases {
             switch format {
             case .text:
@@ -29,7 +44,7 @@ struct TypesCommand: ParsableCommand {
                     type.meaning,
                 ]
                 print(columns.joined(separator: " "))
-            case .ndjson:
+            case .ndjson, .jsonSchema:
                 var fields = [
                     "\"t\":\(type.rawValue)",
                     "\"kind\":\(MessageFormatter.quoted(type.name))",

@@ -27,7 +27,8 @@ import Testing
 
     @Test func everyGeneratedFileIsNamedSo() throws {
         let paths = try KindsGenerator.files(for: Self.catalogue).map(\.path)
-        #expect(paths == ["BCResponse.generated.swift", "BCType+WireFields.generated.swift", "BCType.generated.swift",
+        #expect(paths == ["BCResponse.generated.swift", "BCType+NDJSONSchema.generated.swift",
+                          "BCType+WireFields.generated.swift", "BCType.generated.swift",
                           "Kinds/ViewerCountChanged.generated.swift"])
     }
 
