@@ -87,11 +87,14 @@ import Testing
 
     @Test func theAuditTalliesAFixture() throws {
         let gift = try #require(BCFixtures.fixtures(t: 35).first)
+        var json = String(decoding: gift.bytes, as: UTF8.self)      // the service adds a key
+        json.insert(contentsOf: #""new_key":1,"#, at: json.index(after: try #require(json.firstIndex(of: "{"))))
         var audit = Audit()
-        audit.add(message: String(decoding: gift.bytes, as: UTF8.self), at: AuditLocation(source: gift.name, line: 1))
+        audit.add(message: json, at: AuditLocation(source: gift.name, line: 1))
         let report = audit.report()
         #expect(report.messages == 1)
         #expect(report.kinds.map(\.kind) == ["gift"])
+        #expect(report.kinds.first?.newKeys.map(\.path) == ["new_key"])
     }
 }
 SWIFT

@@ -5,6 +5,17 @@ import BCMessages
 /// vary or are not what the catalogue declares; the required keys that were missing; the kinds the model does
 /// not know; the lines that could not be read. `report()` gives the result.
 ///
+/// ```swift
+/// import BCAudit
+///
+/// var audit = Audit()
+/// for (number, line) in capture.split(separator: "\n").enumerated() {   // NDJSON recordings, frames, messages
+///     audit.add(line: String(line), at: AuditLocation(source: "live.ndjson", line: number + 1))
+/// }
+/// let report = audit.report()
+/// for kind in report.kinds where !kind.newKeys.isEmpty { print(kind.kind, kind.newKeys.map(\.path)) }
+/// ```
+///
 /// The keys the model knows are `BCType.wireFields`, generated from `Catalogue/`: the one place a key is declared.
 ///
 /// Work is linear in the input: each value is looked at once, each key costs one dictionary lookup of a path

@@ -4,8 +4,7 @@ import BCReplay
 import Foundation
 import Testing
 
-/// The README's Swift examples, as they are printed there (only the fixture folder's path differs): if one of
-/// them stops compiling or working, this fails.
+/// The README's Swift examples, as they are printed there: if one of them stops compiling or working, this fails.
 @Suite("README examples", .timeLimit(.minutes(1)))
 struct ReadmeExamplesTests {
     static let payloads = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -15,7 +14,7 @@ struct ReadmeExamplesTests {
     @Test("an app's test serves fixtures to its own client, which receives every gift, then the end")
     func serveFixturesToYourClient() async throws {
         // README: begin serving
-        let playlist = try ReplayLoader(defaultFolder: Self.payloads).load(arguments: ["gift", "8-live-ended-bare"])
+        let playlist = try FixtureFolder.loader().load(arguments: ["gift", "8-live-ended-bare"])  // BCFixtures' files
         let server = try await ReplayServer(schedule: ReplaySchedule(items: playlist.items,
                                                                      options: .init(interval: .zero)))
         let url = try #require(URL(string: "ws://\(server.host):\(server.port)/"))
