@@ -104,5 +104,5 @@ start=$(date +%s)
 swift build --build-tests 2>&1 | tee build.log | grep -E "warning:|error:" || true
 grep -q "Build complete" build.log || { tail -20 build.log; echo "consumer package: build failed ($consumer)" >&2; exit 1; }
 echo "consumer package: built in $(( $(date +%s) - start )) s"
-swift test --skip-build 2>&1 | tail -3
-echo "consumer package: $consumer"
+swift test --skip-build 2>&1 | tee test.log | grep -E "✘|Test run with"
+[[ "${1:-}" != "--keep" ]] || echo "consumer package kept in $consumer"
