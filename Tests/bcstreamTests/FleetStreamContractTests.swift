@@ -36,7 +36,7 @@ import Testing
             let counts = done.split(separator: " ")
             #expect(counts.count == 4 && counts[3] == "0", "\(done)")
             let stored = consumer.transcript.filter { $0.first?.isNumber == true }
-            #expect(stored.count == Int(counts[1]) && stored.count > 100, "\(done)")
+            try #require(stored.count == Int(counts[1]) && stored.count > 100, "\(done)")
             let ids = stored.map { $0.split(separator: " ").last.map(String.init) ?? "" }
             #expect(ids.allSatisfy { $0.hasPrefix(String(ids[0].prefix(36))) && $0 != "None" }, "one run's IDs")
             #expect(Set(ids).count == ids.count, "each Nats-Msg-Id once")
