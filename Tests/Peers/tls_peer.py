@@ -14,6 +14,7 @@ import socket
 import ssl
 import sys
 import threading
+import warnings
 
 
 def report(line):
@@ -58,6 +59,7 @@ def main():
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     if tls1_only:
+        warnings.filterwarnings("ignore", category=DeprecationWarning)  # TLS 1.0 is the point
         context.set_ciphers("DEFAULT:@SECLEVEL=0")
         context.minimum_version = ssl.TLSVersion.TLSv1
         context.maximum_version = ssl.TLSVersion.TLSv1
