@@ -26,6 +26,7 @@ final class MetricsServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     private let sweep: RepeatedTask
+    private let table: NIOLoopBoundBox<MetricsConnectionTable>
 
     /// Makes the process's Prometheus registry and bootstraps swift-metrics with it (once per process).
     static func bootstrapRegistry() -> PrometheusCollectorRegistry {
@@ -82,10 +83,17 @@ final class MetricsServer: Sendable {
         }
         self.group = group
         self.channel = channel
+        self.table = table
         self.port = channel.localAddress?.port ?? port
         self.sweep = loop.scheduleRepeatedTask(initialDelay: .milliseconds(100), delay: .milliseconds(100)) { _ in
             table.value.sweep()
         }
+    }
+
+    /// How many connections are open now (the tests wait for a flood to be taken in).
+    func openConnections() async throws -> Int {
+        let table = table
+        return try await table.eventLoop.submit { table.value.count }.get()
     }
 
     /// Stops serving: closes the port and every connection, and ends the event loop's thread.
@@ -128,6 +136,8 @@ final class MetricsConnectionTable {
         connections.closed(id)
         channels[id] = nil
     }
+
+    var count: Int { connections.count }
 
     /// Closes the oldest connections still waiting for their request: descriptors for the next accepts.
     func makeRoom() {

@@ -47,6 +47,7 @@ import Testing
         limits.requestTimeout = .seconds(2)
         let server = try Self.server(limits)
         defer { server.stop() }
+        let connected = ContinuousClock.now
         let slow = LoopbackClient.connect(port: server.port)
         try #require(slow >= 0)
         defer { close(slow) }
@@ -59,19 +60,22 @@ import Testing
         defer { drip.cancel() }
         for _ in 0..<3 { await Self.expectPromptScrape(server.port) }
         let closed = await offPool { LoopbackClient.readUntilClosed(slow, within: .seconds(5)) }
-        let after = try #require(closed, "the dripping connection was never closed").after
-        #expect(after >= .milliseconds(1500), "closed after \(after), before its deadline")
+        try #require(closed != nil, "the dripping connection was never closed")
+        let after = ContinuousClock.now - connected
+        #expect(after >= .milliseconds(1900), "closed \(after) after it connected, before its 2 s deadline")
     }
 
-    /// Below the cap the connections are all served at once (the old server took 2 s each, one after the other);
-    /// far past it the oldest waiting ones are closed to make room, and the scrape is timed once the server has
-    /// taken in the flood (the connections it closed are awaited). 10,000 is issue 31's figure; this process
+    /// Below the cap the connections are all held at once (the old server took 2 s each, one after the other);
+    /// far past it the oldest waiting ones are closed to make room. The scrape is timed once the server holds
+    /// the flood (on a loaded machine, a debug build takes a while to accept 10,000). 10,000 is issue 31's figure; this process
     /// holds them (and the server at most 1,024), well below the hard limit of 20,000.
     @Test(arguments: [500, 10_000])
     func idleConnectionsDoNotDelayAScrape(count: Int) async throws {
         let limit = LoopbackClient.raiseDescriptorLimit(to: count + 2_048)
         try #require(limit >= count + 2_048, "needs \(count + 2_048) open files, the hard limit allows \(limit)")
-        let server = try Self.server()
+        var limits = MetricsServer.Limits()
+        limits.requestTimeout = .seconds(60)  // none expires while the test runs: the count it waits for holds
+        let server = try Self.server(limits)
         defer { server.stop() }
         var idle: [Int32] = []
         defer { for fd in idle { close(fd) } }
@@ -80,12 +84,18 @@ import Testing
             try #require(fd >= 0, "socket \(idle.count + 1): \(String(cString: strerror(errno)))")
             idle.append(fd)
         }
-        let excess = count - MetricsServer.Limits().maxConnections
+        let excess = count - limits.maxConnections
         if excess > 0 {
             let fds = idle
             let closed = await offPool { LoopbackClient.awaitClosed(atLeast: excess, of: fds, within: .seconds(20)) }
             #expect(closed >= excess, "the server closed \(closed) of \(count), past its cap of 1,024")
         }
+        let held = min(count, limits.maxConnections)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await server.openConnections() < held, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))  // no event for "accepted": the count is polled
+        }
+        #expect(try await server.openConnections() == held)
         await Self.expectPromptScrape(server.port)
         await Self.expectPromptScrape(server.port)
     }
