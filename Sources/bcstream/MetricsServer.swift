@@ -90,10 +90,11 @@ final class MetricsServer: Sendable {
         }
     }
 
-    /// How many connections are open now (the tests wait for a flood to be taken in).
-    func openConnections() async throws -> Int {
+    /// How many connections are open now, and how many were accepted in all (the tests wait for a flood to be
+    /// taken in).
+    func connectionCounts() async throws -> (open: Int, accepted: Int) {
         let table = table
-        return try await table.eventLoop.submit { table.value.count }.get()
+        return try await table.eventLoop.submit { (table.value.count, table.value.accepted) }.get()
     }
 
     /// Stops serving: closes the port and every connection, and ends the event loop's thread.
@@ -112,6 +113,8 @@ final class MetricsConnectionTable {
     private var connections: MetricsConnections<UInt64, NIODeadline>
     private var channels: [UInt64: any Channel] = [:]
     private var nextID: UInt64 = 0
+    /// Connections accepted since the server started.
+    var accepted: Int { Int(nextID) }
 
     init(limits: MetricsServer.Limits) {
         requestTimeout = TimeAmount(limits.requestTimeout)

@@ -84,39 +84,6 @@ enum LoopbackClient {
         }
         return nil
     }
-
-    /// Waits up to `limit` until the server has closed at least `count` of `fds`; how many it closed.
-    static func awaitClosed(atLeast count: Int, of fds: [Int32], within limit: Duration) -> Int {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var open = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        var closed = 0
-        var byte: UInt8 = 0
-        while closed < count, clock.now - start < limit {
-            guard poll(&open, nfds_t(open.count), 100) > 0 else { continue }
-            open.removeAll { entry in
-                guard entry.revents != 0 else { return false }
-                let read = recv(entry.fd, &byte, 1, Int32(MSG_DONTWAIT))
-                let gone = read == 0 || (read < 0 && errno != EAGAIN)
-                if gone { closed += 1 }
-                return gone
-            }
-            for index in open.indices { open[index].revents = 0 }
-        }
-        return closed
-    }
-
-    /// Raises this process's soft limit on open files to at least `count` (up to the hard limit); the limit it has.
-    static func raiseDescriptorLimit(to count: Int) -> Int {
-        var limit = rlimit()
-        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < rlim_t(count) {
-            limit.rlim_cur = min(limit.rlim_max, rlim_t(count))
-            setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        }
-        return Int(clamping: limit.rlim_cur)
-    }
 }
 
 /// Runs blocking work on a thread of its own, so that it holds no thread of the concurrency pool while it waits.
