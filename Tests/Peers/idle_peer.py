@@ -6,14 +6,17 @@ Foundation's Process reads /proc/self/fd to close them) stays small.
 Usage: idle_peer.py connect PORT COUNT
 
 Raises its soft limit on open files toward the hard one, starts COUNT non-blocking connects to
-127.0.0.1:PORT, prints "opened COUNT" (or "failed after N: reason"), and keeps them open, sending nothing,
-until its stdin closes.
+127.0.0.1:PORT, waits (at most 120 s) until every one is established, which paces it to the server when
+the server's accept queue overflows and the kernel drops SYNs, prints "opened COUNT" (or "failed after N:
+reason"), and keeps them open, sending nothing, until its stdin closes.
 """
 
 import errno
+import select
 import resource
 import socket
 import sys
+import time
 
 
 def main():
@@ -37,7 +40,20 @@ def main():
             break
         held.append(client)
     else:
-        print("opened %d" % count, flush=True)
+        pending = select.poll()
+        waiting = {}
+        for client in held:
+            pending.register(client, select.POLLOUT)
+            waiting[client.fileno()] = client
+        deadline = time.monotonic() + 120
+        while waiting and time.monotonic() < deadline:
+            for fd, _ in pending.poll(1000):
+                pending.unregister(fd)
+                del waiting[fd]
+        if waiting:
+            print("failed after %d: %d not established in 120 s" % (count - len(waiting), len(waiting)), flush=True)
+        else:
+            print("opened %d" % count, flush=True)
     sys.stdin.read()
 
 
