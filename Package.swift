@@ -22,6 +22,8 @@ let package = Package(
         // The worker's counters (swift-metrics) and their Prometheus text format (issue 14).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The worker's metrics HTTP server: concurrent connections, deadlines, accept errors survived (issue 31).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
@@ -120,6 +122,9 @@ let package = Package(
                 "BCNATS",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -164,6 +169,7 @@ let package = Package(
         .testTarget(name: "bcstreamTests", dependencies: [
             "bcstream", "bcstream-bench", "BCAudit", "BCMessages", "BCReplay", "TestSupport",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
     ],
     swiftLanguageModes: [.v6]

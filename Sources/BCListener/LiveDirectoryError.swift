@@ -66,7 +66,7 @@ public enum LiveDirectoryError: Error, Hashable, Sendable, CustomStringConvertib
 
     private static func advice(for failure: HTTPFetchFailure) -> String {
         switch failure {
-        case .tls: " (for a private CA, pass --ca-file)"
+        case .tls(let failure) where failure.caFileMayHelp: " (for a private CA, pass --ca-file)"
         case .timedOut: " (raise --api-timeout, or check the network)"
         default: ""
         }

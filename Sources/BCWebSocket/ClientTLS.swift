@@ -13,7 +13,11 @@ final class ClientTLS {
     private let fromSocket: OpaquePointer
     /// Ciphertext OpenSSL wrote, for the socket.
     private let toSocket: OpaquePointer
+    /// The URL's host, for the words of a host name mismatch.
+    private let host: String
     private(set) var isEstablished = false
+    /// Why the handshake failed, once it has (`Step.failed` holds its words).
+    private(set) var failure: TLSFailure?
 
     enum Step: Equatable {
         /// More bytes from the server are needed.
@@ -43,6 +47,7 @@ final class ClientTLS {
         self.ssl = ssl
         self.fromSocket = fromSocket
         self.toSocket = toSocket
+        self.host = host
         SSL_set_connect_state(ssl)
         let isAddress = AddressResolver.isIPv4(host) || host.contains(":")
         if !isAddress { _ = bc_ssl_set_server_name(ssl, host) }
@@ -77,11 +82,11 @@ final class ClientTLS {
         let error = SSL_get_error(ssl, result)
         if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return .waiting }
         let verdict = SSL_get_verify_result(ssl)
-        if verdict != X509_V_OK {
-            let reason = X509_verify_cert_error_string(verdict).map { String(cString: $0) } ?? "error \(verdict)"
-            return .failed("server certificate not trusted (\(reason))")
-        }
-        return .failed(Self.errorText(error, fallback: "the TLS handshake failed"))
+        let failure = verdict != X509_V_OK
+            ? TLSFailure.certificate(verdict: verdict, host: host)
+            : TLSFailure.handshake(reason: ERR_GET_REASON(ERR_peek_error()), connectionEnded: error == SSL_ERROR_SYSCALL)
+        self.failure = failure
+        return .failed(failure.description)
     }
 
     /// Reads plaintext into `buffer`.
@@ -119,22 +124,24 @@ final class ClientTLS {
     private static func errorText(_ error: Int32, fallback: String) -> String {
         let code = ERR_get_error()
         guard code != 0 else { return error == SSL_ERROR_SYSCALL ? "\(fallback): the connection ended" : fallback }
-        var text = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &text, text.count)
-        return "\(fallback): " + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "\(fallback) (TLS error \(ERR_GET_REASON(code)))"
     }
+
 }
 
 /// An OpenSSL client context: the trust `wss://` certificates are checked against, shared by every connection of a
 /// loop with the same `WebSocketClientConfiguration.TLS`. Loading the system store costs some 50 ms of CPU, once.
-final class ClientTLSContext {
+///
+/// `@unchecked Sendable`: nothing in it changes after `make` (the SSL_CTX is configured there, and both stored
+/// properties are constants); OpenSSL allows `SSL_new` on one SSL_CTX from several threads (the HTTPS fetches).
+final class ClientTLSContext: @unchecked Sendable {
     let context: OpaquePointer
     let insecure: Bool
 
     /// Nil, with the reason, when the trust cannot be set up (a CA file that does not load).
     static func make(_ tls: WebSocketClientConfiguration.TLS) -> Result<ClientTLSContext, WebSocketConnectFailure> {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
-            return .failure(.tls("OpenSSL could not make a client context"))
+            return .failure(.tls("could not set up TLS (out of memory?)"))
         }
         if tls.insecure {
             SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
@@ -147,6 +154,7 @@ final class ClientTLSContext {
             }
         }
         bc_ssl_ctx_release_buffers(context)
+        _ = bc_ssl_ctx_require_tls12(context)
         // No h2 in ALPN: a WebSocket upgrade is HTTP/1.1.
         let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
         _ = alpn.withUnsafeBufferPointer { SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count)) }

@@ -1,4 +1,5 @@
-/// Maps what lws says in `LWS_CALLBACK_CLIENT_CONNECTION_ERROR` to a typed failure.
+/// Maps what lws says in `LWS_CALLBACK_CLIENT_CONNECTION_ERROR` to a typed failure, in a person's words: lws'
+/// own text is read, never passed on.
 ///
 /// lws 4.1.6 reports connection errors only as text (the `in` argument) plus, for an upgrade
 /// answered with something other than 101, the status kept in the header table
@@ -23,10 +24,10 @@ enum ConnectFailureClassifier {
         }
         if !reachedUpgrade {
             if secure, certificateRejected {
-                return .tls("server certificate not trusted (unknown issuer, wrong host name or expired); lws: \(message)")
+                return .tls("server certificate not trusted")
             }
             if secure, ["ssl", "tls", "certificate", "verify", "x509", "handshake"].contains(where: lower.contains) {
-                return .tls(message)
+                return .tls("the TLS handshake failed")
             }
             if ["refused", "unable to connect", "connect failed", "unreachable", "conn fail", "hung up", "errno"].contains(where: lower.contains) {
                 return .refused
@@ -34,8 +35,8 @@ enum ConnectFailureClassifier {
         }
         if lower.contains("read failed") {
             // lws' text when the socket reached EOF (or a reset) while it waited for the upgrade answer.
-            return .other("the server closed the connection before answering the WebSocket upgrade (lws: \(message))")
+            return .other("the server closed the connection before answering the WebSocket upgrade")
         }
-        return .other(message.isEmpty ? "libwebsockets gave no reason" : message)
+        return .other("the connection could not be made")
     }
 }

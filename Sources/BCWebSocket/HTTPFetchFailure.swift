@@ -5,8 +5,9 @@ public enum HTTPFetchFailure: Error, Sendable, Hashable, CustomStringConvertible
     case invalidURL(String)
     /// No complete answer within the request's timeout.
     case timedOut(Duration)
-    /// The TLS handshake failed: certificate not trusted, wrong host name, no common protocol.
-    case tls(String)
+    /// The TLS handshake failed: certificate not trusted, wrong host name, no common protocol; or the trust could
+    /// not be set up (a CA file that does not load).
+    case tls(TLSFailure)
     /// Nothing listens there, or the host cannot be reached or resolved.
     case unreachable(String)
     /// The body grew past the request's `maxBodySize`; reading stopped there.

@@ -18,6 +18,12 @@ static inline void bc_ssl_ctx_release_buffers(SSL_CTX *context) {
     SSL_CTX_set_mode(context, SSL_MODE_RELEASE_BUFFERS);
 }
 
+/// Refuses TLS older than 1.2 (SSL_CTX_set_min_proto_version is a macro): a server that offers only TLS 1.0
+/// or 1.1 then fails with a protocol-version error instead of one about its legacy signatures.
+static inline int bc_ssl_ctx_require_tls12(SSL_CTX *context) {
+    return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+}
+
 /// Bytes waiting in a memory BIO (BIO_pending is a macro).
 static inline int bc_bio_pending(BIO *bio) { return (int)BIO_pending(bio); }
 

@@ -1,103 +1,261 @@
 import Foundation
 import Metrics
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 import Prometheus
-import Synchronization
 
-/// Serves the process's swift-metrics counters in Prometheus text format at `GET /metrics`, on a thread of its
-/// own with plain sockets: one request at a time, at most 8 KiB of request read within 2 seconds (scrapers are
-/// not trusted), anything but `GET /metrics` answered 404.
+/// Serves the process's swift-metrics counters in Prometheus text format at `GET /metrics` (anything else: 404),
+/// on a SwiftNIO event loop of its own (docs/DESIGN.md, "The metrics port answers whatever other clients do").
+/// Scrapers are not trusted: every connection has `Limits.requestTimeout` for its whole request (at most
+/// `Limits.maxRequestBytes`) and as long again for taking the answer, at most `Limits.maxConnections` are open
+/// (a new one past that closes the oldest still waiting for its request), and a failed accept (EMFILE) closes
+/// the oldest waiting connections and accepts again after a short pause instead of giving up the port.
 final class MetricsServer: Sendable {
-    let registry: PrometheusCollectorRegistry
-    let port: Int
-    private let socket: Int32
+    struct Limits: Sendable {
+        var maxConnections = 1024
+        var requestTimeout: Duration = .seconds(5)
+        var maxRequestBytes = 8192
+        /// The pause after a failed accept.
+        var acceptBackoff: Duration = .milliseconds(50)
+        /// Connections still waiting for their request that an accept failed for want of descriptors closes.
+        var closedOnDescriptorShortage = 16
+    }
 
-    /// Bootstraps swift-metrics with a Prometheus registry (once per process) and listens on `host:port`
-    /// (port 0: any free port, see `port`).
-    init(host: String, port: Int) throws {
+    let port: Int
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    private let sweep: RepeatedTask
+    private let table: NIOLoopBoundBox<MetricsConnectionTable>
+
+    /// Makes the process's Prometheus registry and bootstraps swift-metrics with it (once per process).
+    static func bootstrapRegistry() -> PrometheusCollectorRegistry {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        self.registry = registry
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CommandFailure("--metrics-port: socket(): \(String(cString: strerror(errno)))") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            close(fd)
-            throw CommandFailure("--metrics-host takes an IPv4 address, not \(host)")
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw CommandFailure("cannot serve metrics on \(host):\(port): \(reason)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.port = Int(UInt16(bigEndian: address.sin_port))
-        self.socket = fd
-        let thread = Thread { [registry] in Self.serve(fd, registry: registry) }
-        thread.name = "bcstream.metrics"
-        thread.start()
+        return registry
     }
 
-    /// Stops accepting: the thread's accept fails and it ends.
-    func stop() {
-        shutdown(socket, Int32(SHUT_RDWR))
-    }
-
-    private static func serve(_ listener: Int32, registry: PrometheusCollectorRegistry) {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                close(listener)
-                return
+    /// Listens on `host:port` (port 0: any free port, see `port`).
+    init(host: String, port: Int, registry: PrometheusCollectorRegistry, limits: Limits = Limits()) throws {
+        let address: SocketAddress
+        do {
+            address = try SocketAddress(ipAddress: host, port: port)
+        } catch {
+            throw CommandFailure("--metrics-host takes an IP address, not \(host)")
+        }
+        // One thread: every connection and the table of them live on that one event loop.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let table = NIOLoopBoundBox.makeBoxSendingValue(MetricsConnectionTable(limits: limits), eventLoop: loop)
+        let acceptErrors = registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "bcstream", subsystem: "metrics", metricName: "accept_errors", unitName: "total",
+            helpText: "Accepts of the metrics port that failed (EMFILE: out of file descriptors)"))
+        let backoff = TimeAmount(limits.acceptBackoff)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.maxMessagesPerRead, value: 64)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // ServerBootstrap.bind(to:) adds no backoff of its own: without one, EMFILE makes the loop
+                    // spin on accept.
+                    try channel.pipeline.syncOperations.addHandlers(
+                        AcceptBackoffHandler(shouldForwardIOErrorCaught: true) { _ in backoff },
+                        MetricsAcceptFailureHandler(table: table, failures: acceptErrors)
+                    )
+                }
             }
-            answer(client, registry: registry)
-            close(client)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let id = table.value.open(channel)
+                    try channel.pipeline.syncOperations.addHandler(RequestSizeLimit(limit: limits.maxRequestBytes))
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(
+                        MetricsRequestHandler(id: id, table: table, registry: registry))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try bootstrap.bind(to: address).wait()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw CommandFailure("cannot serve metrics on \(host):\(port): \(error)")
+        }
+        self.group = group
+        self.channel = channel
+        self.table = table
+        self.port = channel.localAddress?.port ?? port
+        self.sweep = loop.scheduleRepeatedTask(initialDelay: .milliseconds(100), delay: .milliseconds(100)) { _ in
+            table.value.sweep()
         }
     }
 
-    private static func answer(_ client: Int32, registry: PrometheusCollectorRegistry) {
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var request: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 2048)
-        let end: [UInt8] = Array("\r\n\r\n".utf8)
-        while request.count < 8192 {
-            let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            request += chunk[0..<count]
-            if request.count >= 4, request.suffix(4).elementsEqual(end) || request.firstRange(of: end) != nil { break }
+    /// How many connections are open now, and how many were accepted in all (the tests wait for a flood to be
+    /// taken in).
+    func connectionCounts() async throws -> (open: Int, accepted: Int) {
+        let table = table
+        return try await table.eventLoop.submit { (table.value.count, table.value.accepted) }.get()
+    }
+
+    /// Stops serving: closes the port and every connection, and ends the event loop's thread.
+    func stop() {
+        sweep.cancel()
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// The open connections of a `MetricsServer`, on its event loop only (held in a `NIOLoopBoundBox`): the pure
+/// `MetricsConnections` decides, this closes the channels it names.
+final class MetricsConnectionTable {
+    private let requestTimeout: TimeAmount
+    private let closedOnDescriptorShortage: Int
+    private var connections: MetricsConnections<UInt64, NIODeadline>
+    private var channels: [UInt64: any Channel] = [:]
+    private var nextID: UInt64 = 0
+    /// Connections accepted since the server started.
+    var accepted: Int { Int(nextID) }
+
+    init(limits: MetricsServer.Limits) {
+        requestTimeout = TimeAmount(limits.requestTimeout)
+        closedOnDescriptorShortage = limits.closedOnDescriptorShortage
+        connections = MetricsConnections(capacity: limits.maxConnections)
+    }
+
+    func open(_ channel: any Channel) -> UInt64 {
+        nextID += 1
+        channels[nextID] = channel
+        if let evicted = connections.opened(nextID, deadline: .now() + requestTimeout) {
+            close(evicted)
         }
-        let firstLine = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
-        let parts = firstLine.split(separator: " ")
+        return nextID
+    }
+
+    func requestArrived(_ id: UInt64) {
+        connections.requestArrived(id, answerBy: .now() + requestTimeout)
+    }
+
+    func closed(_ id: UInt64) {
+        connections.closed(id)
+        channels[id] = nil
+    }
+
+    var count: Int { connections.count }
+
+    /// Closes the oldest connections still waiting for their request: descriptors for the next accepts.
+    func makeRoom() {
+        for _ in 0..<closedOnDescriptorShortage {
+            guard let id = connections.evictOldestAwaiting() else { return }
+            close(id)
+        }
+    }
+
+    func sweep() {
+        for id in connections.expired(at: .now()) { close(id) }
+    }
+
+    private func close(_ id: UInt64) {
+        guard let channel = channels.removeValue(forKey: id) else { return }
+        channel.close(promise: nil)
+    }
+}
+
+/// On the listening channel, after the `AcceptBackoffHandler`: an accept that failed for want of descriptors
+/// (EMFILE, ENFILE) closes the oldest connections still waiting for their request, so the accepts after the pause
+/// find descriptors. Other accept errors only pause. Each is counted (`bcstream_metrics_accept_errors_total`).
+final class MetricsAcceptFailureHandler: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+    private let table: NIOLoopBoundBox<MetricsConnectionTable>
+    private let failures: Prometheus.Counter
+
+    init(table: NIOLoopBoundBox<MetricsConnectionTable>, failures: Prometheus.Counter) {
+        self.table = table
+        self.failures = failures
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failures.increment()
+        if let error = error as? IOError, error.errnoCode == EMFILE || error.errnoCode == ENFILE {
+            table.value.makeRoom()
+        }
+    }
+}
+
+/// Closes a connection whose request grows past `limit` bytes (a GET has no body; the decoder behind would
+/// otherwise buffer headers up to its own, larger, limit).
+final class RequestSizeLimit: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let limit: Int
+    private var received = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        received += unwrapInboundIn(data).readableBytes
+        if received > limit {
+            context.close(promise: nil)
+            return
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// Answers one request per connection, then closes it.
+final class MetricsRequestHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+    private let id: UInt64
+    private let table: NIOLoopBoundBox<MetricsConnectionTable>
+    private let registry: PrometheusCollectorRegistry
+    private var head: HTTPRequestHead?
+
+    init(id: UInt64, table: NIOLoopBoundBox<MetricsConnectionTable>, registry: PrometheusCollectorRegistry) {
+        self.id = id
+        self.table = table
+        self.registry = registry
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            table.value.requestArrived(id)
+            answer(head, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        table.value.closed(id)
+        context.fireChannelInactive()
+    }
+
+    private func answer(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let path = request.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         var body: [UInt8]
-        let status: String
-        if parts.count >= 2, parts[0] == "GET", parts[1] == "/metrics" || parts[1].hasPrefix("/metrics?") {
+        let status: HTTPResponseStatus
+        if request.method == .GET, path == "/metrics" {
             body = []
             registry.emit(into: &body)
-            status = "200 OK"
+            status = .ok
         } else {
             body = Array("only GET /metrics is served here\n".utf8)
-            status = "404 Not Found"
+            status = .notFound
         }
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
-            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        let response = Array(head.utf8) + body
-        var sent = 0
-        while sent < response.count {
-            let count = response[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if count <= 0 { return }
-            sent += count
-        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+                      promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 }

@@ -76,7 +76,13 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let metricsServer = try metricsPort.map { try MetricsServer(host: metricsHost, port: $0) }
+        // As `listen` does: a socket per live, the metrics connections, and a margin (NATS, files, DNS).
+        let metricsLimits = MetricsServer.Limits()
+        DescriptorLimit.raise(toward: maxLives + (metricsPort == nil ? 0 : metricsLimits.maxConnections) + 64)
+        let metricsServer = try metricsPort.map {
+            try MetricsServer(host: metricsHost, port: $0, registry: MetricsServer.bootstrapRegistry(),
+                              limits: metricsLimits)
+        }
         if let metricsServer {
             NATSServers.note("metrics on http://\(metricsHost):\(metricsServer.port)/metrics")
         }

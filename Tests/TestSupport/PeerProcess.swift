@@ -20,6 +20,8 @@ public final class PeerProcess: @unchecked Sendable {
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
     public let name: String
+    /// The child's process id (for reading its /proc entry).
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Starts `executable` with `arguments`; its stdin is a pipe that stays open, empty, until `stop()`.
     /// `environment` adds to (or replaces entries of) this process's environment.

@@ -60,6 +60,48 @@ public struct TestCertificateAuthority: Sendable {
         return authority
     }
 
+    /// A certificate for `localhost` and `127.0.0.1` signed by this CA but valid only on 1 and 2 January 2020
+    /// (`openssl ca`, which alone takes dates), with the server key: (certificate, key) paths.
+    public func expiredServerCertificate() async throws -> (certificate: String, key: String) {
+        let config = directory + "/expired.cnf"
+        try """
+            [ca]
+            default_ca = expired
+            [expired]
+            database = \(directory)/index.txt
+            new_certs_dir = \(directory)
+            serial = \(directory)/serial
+            default_md = sha256
+            policy = anything
+            unique_subject = no
+            [anything]
+            commonName = supplied
+            [server]
+            subjectAltName = DNS:localhost,IP:127.0.0.1
+            basicConstraints = critical,CA:FALSE
+            keyUsage = critical,digitalSignature
+            extendedKeyUsage = serverAuth
+
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        try "".write(toFile: directory + "/index.txt", atomically: true, encoding: .utf8)
+        try "03\n".write(toFile: directory + "/serial", atomically: true, encoding: .utf8)
+        let certificate = directory + "/expired.pem"
+        try await Self.openssl(["ca", "-batch", "-config", config, "-cert", self.certificate, "-keyfile",
+                                directory + "/ca.key", "-in", directory + "/server.csr", "-out", certificate,
+                                "-startdate", "20200101000000Z", "-enddate", "20200102000000Z",
+                                "-extensions", "server", "-notext"])
+        return (certificate, serverKey)
+    }
+
+    /// A self-signed certificate for `localhost` and `127.0.0.1`, with its own key: (certificate, key) paths.
+    public func selfSignedCertificate() async throws -> (certificate: String, key: String) {
+        let certificate = directory + "/self.pem", key = directory + "/self.key"
+        try await Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                                "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
+                                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        return (certificate, key)
+    }
+
     /// Deletes the folder and everything in it.
     public func remove() {
         try? FileManager.default.removeItem(atPath: directory)
