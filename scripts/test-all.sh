@@ -15,7 +15,7 @@ swift build --build-tests
 # The NATS suites start real nats-server processes (a three-node cluster among them) and time claims and
 # redeliveries: they run after the rest, one at a time, so that two cores shared with 400 other tests cannot
 # starve a worker's in-progress acks past its claim timeout.
-nats_suites='BCNATSTests|ListenPublishTests|FleetWorkerTests|FleetClusterTests|FleetStreamContractTests'
+nats_suites='BCNATSTests|ListenPublishTests|FleetWorkerTests|FleetClusterTests|FleetStreamContractTests|MetricsPortTests'
 swift test --skip-build --skip "$nats_suites"
 swift test --skip-build --no-parallel --filter "$nats_suites"
 
