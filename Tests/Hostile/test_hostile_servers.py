@@ -651,3 +651,56 @@ def test_a_frame_that_breaks_the_protocol_is_closed_with_1002_and_the_session_go
     assert server.accepted == 2, f"{server.accepted} connections"
     assert re.search(r"(?i)protocol", proc.stderr.text()), f"stderr does not say why:\n{proc.stderr.tail()}"
     assert len([line for line in proc.stdout.text().splitlines() if "after" in line]) == 1, proc.stdout.tail()
+
+
+# 8. Pings: every one answered, in order; a burst past the cap (32 pongs owed) is a flood, closed with 1008
+
+
+def test_ten_pings_back_to_back_get_ten_pongs_in_order(procs, raw_server):
+    pongs = []
+
+    def handler(conn, n):
+        if n > 1:
+            return serve_after(conn)
+        conn.accept_upgrade()
+        conn.wait_sub()
+        conn.send_raw(b"".join(wsraw.frame(b"ping-%d" % i, opcode=0x9) for i in range(10)))
+        while len(pongs) < 10:
+            fin, opcode, payload = conn.read_frame(10)
+            if opcode == 0xA:
+                pongs.append(payload)
+        server.log.add("pongs", payloads=[p.decode() for p in pongs])
+        conn.send_text(AFTER)
+        conn.send_text(END)
+        conn.serve_until_closed(timeout=10)
+
+    server = raw_server(handler)
+    proc = listen(procs, server)
+    code = proc.wait(timeout=30)
+
+    proc.assert_survived()
+    assert code == 0, f"exit {code}; stderr:\n{proc.stderr.tail()}"
+    assert server.log.wait("pongs", 1)["payloads"] == ["ping-%d" % i for i in range(10)]
+    assert stdout_has(proc, "after"), proc.stdout.tail()
+    assert server.accepted == 1, f"{server.accepted} connections"
+
+
+def test_a_burst_of_pings_past_the_cap_is_closed_with_1008_and_the_session_goes_on(procs, raw_server):
+    def handler(conn, n):
+        if n > 1:
+            return serve_after(conn)
+        conn.accept_upgrade()
+        conn.wait_sub()
+        # 40 pings in one write: read in one go, more pongs owed than the 32 the client holds.
+        conn.send_raw(b"".join(wsraw.frame(bytes(125), opcode=0x9) for _ in range(40)))
+        server.log.add("first-ended", code=conn.serve_until_closed(timeout=10))
+
+    server = raw_server(handler)
+    proc = listen(procs, server)
+    code = proc.wait(timeout=30)
+
+    proc.assert_survived()
+    assert code == 0, f"exit {code}; stderr:\n{proc.stderr.tail()}"
+    assert server.log.wait("first-ended", 1)["code"] == 1008, server.log.of("first-ended")
+    assert server.accepted == 2, f"{server.accepted} connections"
+    assert re.search(r"(?i)ping", proc.stderr.text()), f"stderr does not say why:\n{proc.stderr.tail()}"
