@@ -724,7 +724,10 @@ final class ServiceCore: @unchecked Sendable {
             }
             return 0
         case LWS_CALLBACK_CLOSED:
-            if let session = session(of: wsi) { closed(session) }
+            if let session = session(of: wsi) {
+                reportLwsRefusal(session, wsi: wsi)
+                closed(session)
+            }
             return 0
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             if case .server = role, !stopping {
@@ -1025,6 +1028,19 @@ final class ServiceCore: @unchecked Sendable {
             }
             return lws_write(wsi, start, frame.bytes.count, lws_write_protocol(rawValue: UInt32(bitPattern: frame.flags)))
         }
+    }
+
+    /// A server session lws closed itself with 1007: it checks a client's text byte by byte as it parses
+    /// (`LWS_SERVER_OPTION_VALIDATE_UTF8`) and closes at the first bad byte, before any of the message reaches us.
+    /// Reported as a refused message like ours (with what had reached the assembler), so the log says why.
+    private func reportLwsRefusal(_ session: ServiceSession, wsi: OpaquePointer) {
+        guard session.client == nil, !session.finished, session.localClose == nil, session.peerClose == nil,
+              lws_get_close_length(wsi) >= 2, let payload = lws_get_close_payload(wsi),
+              UInt16(payload[0]) << 8 | UInt16(payload[1]) == 1007 else { return }
+        let (held, prefix) = session.assembler.refuseAhead()
+        deliver(session, refused: RefusedMessage(reason: .invalidUTF8, binary: false, size: held, prefix: prefix))
+        session.localClose = WebSocketCloseReason(code: 1007, text: "invalid UTF-8", initiatedLocally: true,
+                                                  cause: .invalidUTF8)
     }
 
     func closed(_ session: ServiceSession) {
