@@ -172,7 +172,7 @@ extension ServiceCore {
             case .dataFrame:
                 break  // `refuseAnnouncedOversize` reads the announced length from the reader
             case .payload(let bytes, let endsMessage):
-                guard session.localClose == nil, !link.machine.isClosing else { continue }
+                guard session.localClose == nil, !link.machine.closeFrameExchanged else { continue }
                 if link.reader?.messageIsCompressed == true {
                     inflate(session, link: link, wsi: wsi, bytes, endsMessage: endsMessage)
                 } else {

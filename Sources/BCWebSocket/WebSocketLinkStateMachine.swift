@@ -97,7 +97,7 @@ struct WebSocketLinkStateMachine {
     /// Pongs owed, oldest first.
     private(set) var owedPongs: [[UInt8]] = []
 
-    /// A close frame is written or owed: no data is read or sent any more, and pings are not answered.
+    /// A close is decided, written or owed.
     var isClosing: Bool { closing != .open }
 
     /// Our close frame went out (the peer's answer, or a deadline, ends the link).
@@ -119,9 +119,10 @@ struct WebSocketLinkStateMachine {
 
     // MARK: Events in
 
-    /// A ping came with `payload`.
+    /// A ping came with `payload`. Answered until a close frame goes either way (a close asked for may wait
+    /// behind queued data for a while; a close that discards the queue drops the pongs with it).
     mutating func pingReceived(_ payload: [UInt8]) -> PingOutcome {
-        guard closing == .open else { return .ignored }
+        guard !closeFrameExchanged else { return .ignored }
         guard owedPongs.count < Self.maxOwedPongs else {
             owedPongs = []
             return .flooded
@@ -157,13 +158,14 @@ struct WebSocketLinkStateMachine {
         guard closing == .open else { return false }
         closing = .closeRequested(frame, discardingQueued: discardingQueued)
         if discardingQueued { owedPongs = [] }
-        keepAlive = .quiet
         return true
     }
 
-    /// The keepalive's sweep: `silence` since the last sign of life (the open, a pong, a resume).
+    /// The keepalive's sweep: `silence` since the last sign of life (the open, a pong, a resume). It goes on
+    /// while a close waits behind queued data (a peer that stops reading then is still hung up on); once a close
+    /// frame went either way, the close deadline takes over.
     mutating func keepAliveTick(silence: Duration, pingAfter: Duration, hangUpAfter: Duration) -> KeepAliveAction {
-        guard closing == .open else { return .none }
+        guard !closeFrameExchanged else { return .none }
         if silence >= hangUpAfter { return .hangUp }
         guard silence >= pingAfter, keepAlive == .quiet else { return .none }
         keepAlive = .pingDue

@@ -51,7 +51,7 @@ struct WebSocketLinkStateMachineTests {
         #expect(got1 == .ping)
         _ = machine.pingReceived([9])
         machine.requestClose(.init(code: 1000, text: ""), discardingQueued: false)
-        #expect(drain(&machine, queued: 2) == [.pong([9]), .data, .data, .close(.init(code: 1000, text: ""))])
+        #expect(drain(&machine, queued: 2) == [.pong([9]), .ping, .data, .data, .close(.init(code: 1000, text: ""))])
         #expect(machine.closing == .closeSent && machine.closeWritten)
         let got2 = machine.closeReceived(echo: .init(code: 1000, text: ""))
         #expect(got2 == .handshakeDone)
@@ -64,10 +64,23 @@ struct WebSocketLinkStateMachineTests {
         #expect(got1)
         #expect(machine.isClosing && !machine.closeFrameExchanged)
         let got2 = machine.pingReceived([1])
-        #expect(got2 == .ignored)
-        #expect(drain(&machine, queued: 1) == [.data, .close(frame1002)])
+        #expect(got2 == .answer)  // until our close is written
+        #expect(drain(&machine, queued: 1) == [.pong([1]), .data, .close(frame1002)])
         let got3 = machine.nextWrite(hasQueuedData: false)
         #expect(got3 == .nothing)
+        let got4 = machine.pingReceived([2])
+        #expect(got4 == .ignored)
+    }
+
+    @Test("a close waiting behind data still hangs up on a silent peer; once it is written, the deadline rules")
+    func keepAliveWhileClosing() {
+        var machine = Machine()
+        machine.requestClose(.init(code: 1000, text: ""), discardingQueued: false)
+        let got1 = machine.keepAliveTick(silence: .seconds(61), pingAfter: .seconds(30), hangUpAfter: .seconds(60))
+        #expect(got1 == .hangUp)
+        #expect(machine.nextWrite(hasQueuedData: false) == .close(.init(code: 1000, text: "")))
+        let got2 = machine.keepAliveTick(silence: .seconds(61), pingAfter: .seconds(30), hangUpAfter: .seconds(60))
+        #expect(got2 == .none)
     }
 
     @Test("a close that discards the queue goes first, and drops the pongs owed")
