@@ -141,6 +141,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The echo peer of the Autobahn conformance suite (scripts/autobahn.sh), over BCWebSocket's public API only.
+        // Not a product: nothing that depends on this package builds it.
+        .executableTarget(name: "autobahn-echo", dependencies: ["BCWebSocket"]),
         .testTarget(
             name: "BCMessagesTests",
             dependencies: [

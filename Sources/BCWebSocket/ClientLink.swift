@@ -11,18 +11,8 @@ final class ClientLink {
     var reader: ClientFrameReader?
     /// Made when the first compressed message arrives.
     var inflater: MessageInflater?
-    /// The payload of the last ping not answered yet (RFC 6455 5.5.3: only the latest needs its pong).
-    var pongOwed: [UInt8]?
-    /// A keepalive ping is due to be written.
-    var pingDue = false
-    /// A ping went out and no pong has come since.
-    var pingOutstanding = false
-    /// Our close frame went out: from now on only the peer's close (or the deadline) ends the connection.
-    var closeSent = false
-    /// The peer's close frame came; ours answers it, then the connection ends.
-    var closeReceived = false
-    /// The code we answer the peer's close with (RFC 6455 5.5.1: echo its code), when `closeReceived`.
-    var closeEcho: UInt16?
+    /// Pongs owed, the keepalive ping and the close handshake.
+    var machine = WebSocketLinkStateMachine()
     /// What was read but not yet handed over when the consumer's window paused reading: read first on resume.
     /// At most one read's worth (the rest waits in the socket).
     var heldInput: [UInt8] = []
@@ -36,7 +26,4 @@ final class ClientLink {
         self.request = request
         self.handshake = handshake
     }
-
-    /// A control frame or our data is waiting for WRITEABLE.
-    var owesControl: Bool { request != nil || pongOwed != nil || pingDue || (closeReceived && !closeSent) }
 }

@@ -9,12 +9,19 @@
 /// A message that passes the cap is reported once (`.tooBig`, with its first `keptPrefix` bytes for the
 /// recording), and the rest of it is counted and dropped (`.discarding`) until its final chunk: memory
 /// never holds more than `limit` bytes, whatever the peer sends.
+///
+/// A text message's UTF-8 is checked chunk by chunk as it arrives (`UTF8Validator`, which carries a character cut
+/// between chunks or frames): the chunk with the first bad byte refuses it (`.invalidUTF8`), however much of the
+/// message is still to come, and a `.message` that is text is valid UTF-8.
 struct MessageAssembler {
     enum Outcome: Equatable {
         /// More chunks are needed.
         case partial
-        /// A whole message.
+        /// A whole message (valid UTF-8 when it is text).
         case message(binary: Bool, bytes: [UInt8])
+        /// The text message is not UTF-8: the chunk that made it so ends it. `received` bytes of it came, the first
+        /// of them in `prefix`. What follows of it is dropped.
+        case invalidUTF8(received: Int, prefix: [UInt8])
         /// The message passed `limit`: `received` bytes so far, the first of them in `prefix`. What follows of
         /// it is dropped.
         case tooBig(limit: Int, binary: Bool, received: Int, prefix: [UInt8])
@@ -29,6 +36,7 @@ struct MessageAssembler {
     private var buffer: [UInt8] = []
     private var isBinary = false
     private var inMessage = false
+    private var utf8 = UTF8Validator()
     /// Bytes of the refused message counted so far; nil unless one is being discarded.
     private var discarded: Int?
 
@@ -67,19 +75,16 @@ struct MessageAssembler {
         if !inMessage {
             inMessage = true
             isBinary = binary
+            utf8 = UTF8Validator()
             buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
         }
+        if !isBinary, !utf8.validate(chunk) || (final && !utf8.isComplete) {
+            return refuse(chunk, final: final) { .invalidUTF8(received: $0, prefix: $1) }
+        }
         guard buffer.count + chunk.count <= limit else {
-            let received = buffer.count + chunk.count
-            var prefix = Array(buffer.prefix(Self.keptPrefix))
-            prefix.append(contentsOf: chunk.prefix(Self.keptPrefix - prefix.count))
-            buffer = []
-            if final {
-                inMessage = false
-            } else {
-                discarded = received
+            return refuse(chunk, final: final) { [limit, isBinary] in
+                .tooBig(limit: limit, binary: isBinary, received: $0, prefix: $1)
             }
-            return .tooBig(limit: limit, binary: isBinary, received: received, prefix: prefix)
         }
         buffer.append(contentsOf: chunk)
         guard final else { return .partial }
@@ -87,5 +92,21 @@ struct MessageAssembler {
         let message = buffer
         buffer = []
         return .message(binary: isBinary, bytes: message)
+    }
+
+    /// Ends the message in progress with `chunk`: what `outcome` reports from the bytes received and their first
+    /// `keptPrefix`; the rest of the message is dropped.
+    private mutating func refuse(_ chunk: UnsafeRawBufferPointer, final: Bool,
+                                 _ outcome: (_ received: Int, _ prefix: [UInt8]) -> Outcome) -> Outcome {
+        let received = buffer.count + chunk.count
+        var prefix = Array(buffer.prefix(Self.keptPrefix))
+        prefix.append(contentsOf: chunk.prefix(Self.keptPrefix - prefix.count))
+        buffer = []
+        if final {
+            inMessage = false
+        } else {
+            discarded = received
+        }
+        return outcome(received, prefix)
     }
 }

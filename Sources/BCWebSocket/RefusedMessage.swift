@@ -13,10 +13,11 @@ public struct RefusedMessage: Sendable, Hashable, CustomStringConvertible {
     public var reason: Reason
     /// The frame type: binary, or text.
     public var binary: Bool
-    /// Its size as far as it arrived: all of it for invalid UTF-8; for a message too big, the bytes received
-    /// up to the refusal plus what the current frame header still announced (the rest was never read).
+    /// Its size as far as it arrived: for invalid UTF-8, the bytes received up to the chunk holding the first bad
+    /// byte (it is refused there, the rest is never kept); for a message too big, the bytes received up to the
+    /// refusal plus what the current frame header still announced (the rest was never read).
     public var size: Int
-    /// Its first bytes: all of them for invalid UTF-8, the first 64 KiB of a message too big.
+    /// Its first bytes, at most 64 KiB: of invalid UTF-8, up to and including the chunk with the first bad byte.
     public var prefix: [UInt8]
 
     public init(reason: Reason, binary: Bool, size: Int, prefix: [UInt8]) {
@@ -36,7 +37,7 @@ public struct RefusedMessage: Sendable, Hashable, CustomStringConvertible {
         case .tooBig(let limit):
             return "a \(kind) message of at least \(size) bytes, over the \(limit)-byte limit"
         case .invalidUTF8:
-            return "a text message of \(size) bytes that is not valid UTF-8"
+            return "a text message that is not valid UTF-8 within its first \(size) bytes"
         }
     }
 }

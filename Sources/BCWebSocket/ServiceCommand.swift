@@ -15,6 +15,9 @@ enum ServiceCommand: Sendable {
     /// Close with this code and reason (or abandon the attempt if not open yet), after what is queued, or at
     /// once, dropping it.
     case close(id: UInt64, code: UInt16, reason: String, discardingQueued: Bool = false)
+    /// The peer broke a rule and reading stopped (`ServiceCore.requestUrgentClose`): the close goes out after what
+    /// is queued, including sends submitted before this command.
+    case closeAfterFault(id: UInt64, code: UInt16, text: String, cause: WebSocketCloseReason.Cause)
     /// The consumer of the events stream went away: close quietly.
     case consumerGone(id: UInt64)
     /// Stop (`true`) or resume reading a session's socket, and writing to it (fault injection).

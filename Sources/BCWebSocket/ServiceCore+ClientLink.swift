@@ -172,7 +172,7 @@ extension ServiceCore {
             case .dataFrame:
                 break  // `refuseAnnouncedOversize` reads the announced length from the reader
             case .payload(let bytes, let endsMessage):
-                guard session.localClose == nil, !link.closeReceived, !link.closeSent else { continue }
+                guard session.localClose == nil, !link.machine.closeFrameExchanged else { continue }
                 if link.reader?.messageIsCompressed == true {
                     inflate(session, link: link, wsi: wsi, bytes, endsMessage: endsMessage)
                 } else {
@@ -186,7 +186,7 @@ extension ServiceCore {
             case .control(let opcode, let payload):
                 if controlFrame(session, link: link, wsi: wsi, opcode: opcode, payload: payload) != 0 { return -1 }
             case .violation(let what):
-                if link.closeSent || link.closeReceived { return -1 }
+                if link.machine.closeFrameExchanged { return -1 }
                 requestUrgentClose(session, code: 1002, text: "protocol error",
                                    cause: .protocolViolation(what))
             }
@@ -227,21 +227,32 @@ extension ServiceCore {
                               opcode: UInt8, payload: [UInt8]) -> Int32 {
         switch opcode {
         case 0x9:
-            guard !link.closeSent, !link.closeReceived else { return 0 }
-            link.pongOwed = payload
-            lws_callback_on_writable(wsi)
+            switch link.machine.pingReceived(payload) {
+            case .answer:
+                lws_callback_on_writable(wsi)
+            case .ignored:
+                break
+            case .flooded:
+                let most = WebSocketLinkStateMachine.maxOwedPongs
+                requestUrgentClose(session, code: 1008, text: "too many pings unanswered",
+                                   cause: .protocolViolation("more than \(most) pings came before their pongs could be written"),
+                                   discardingQueued: true)
+            }
         case 0xA:
             session.lastValidity = .now
-            link.pingOutstanding = false
+            link.machine.pongReceived()
         default:
             let close = Self.parseClose(payload)
             if session.peerClose == nil { session.peerClose = (close.code, close.text) }
-            if link.closeSent { return -1 }  // it answers ours: the close handshake is done
-            link.closeReceived = true
-            link.closeEcho = close.problem == nil ? (close.code == 1005 ? nil : close.code) : 1002
-            // What is still queued is not sent (RFC 6455 5.5.1: no data after a close).
-            _ = session.dropOutgoing()
-            lws_callback_on_writable(wsi)
+            let echo: UInt16? = close.problem == nil ? (close.code == 1005 ? nil : close.code) : 1002
+            switch link.machine.closeReceived(echo: .init(code: echo, text: "")) {
+            case .handshakeDone:
+                return -1  // it answers ours
+            case .answerOwed:
+                // What is still queued is not sent (RFC 6455 5.5.1: no data after a close).
+                _ = session.dropOutgoing()
+                lws_callback_on_writable(wsi)
+            }
         }
         return 0
     }
@@ -263,8 +274,9 @@ extension ServiceCore {
 
     // MARK: Writing
 
-    /// RAW_WRITEABLE: the upgrade request, then what the peer is owed (pong, close answer), our ping, our data,
-    /// our close, in that order. One frame batch per call; asks again while more waits.
+    /// RAW_WRITEABLE: the upgrade request, then what `WebSocketLinkStateMachine.nextWrite` says (our answer to
+    /// the peer's close, the pongs owed, our ping, our data, our close). One frame batch per call; asks again while
+    /// more waits.
     func rawWritable(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
         guard !session.finished, !destroying, let link = session.link else { return 0 }
         if let tls = link.tls {
@@ -276,49 +288,40 @@ extension ServiceCore {
             return writeRaw(request, link: link, to: wsi) < 0 ? -1 : 0
         }
         guard session.isOpen else { return 0 }
-        if link.closeSent {
-            // lws calls WRITEABLE only once what it buffered went out: our answer to the peer's close is sent.
-            return link.closeReceived ? -1 : 0
-        }
-        if link.closeReceived {
-            var payload: [UInt8] = []
-            if let code = link.closeEcho { payload = [UInt8(code >> 8), UInt8(code & 0xFF)] }
-            link.closeSent = true
-            if writeControl(0x88, payload, link: link, to: wsi) < 0 { return -1 }
-            lws_callback_on_writable(wsi)
-            return 0
-        }
-        if session.closeUrgently, let request = session.closeRequest {
-            return sendClose(session, link: link, wsi: wsi, request)
-        }
-        if let pong = link.pongOwed {
-            link.pongOwed = nil
-            if writeControl(0x8A, pong, link: link, to: wsi) < 0 { return -1 }
-        } else if link.pingDue {
-            link.pingDue = false
+        switch link.machine.nextWrite(hasQueuedData: session.hasOutgoing) {
+        case .closeSocket:
+            // lws calls WRITEABLE only once what it buffered went out: the close handshake is over.
+            return -1
+        case .nothing:
+            break
+        case .pong(let payload):
+            if writeControl(0x8A, payload, link: link, to: wsi) < 0 { return -1 }
+        case .ping:
             if writeControl(0x89, [], link: link, to: wsi) < 0 { return -1 }
-        } else if session.hasOutgoing {
+        case .data:
             let result = session.dequeueFrames(upTo: Self.coalescedWriteLimit) {
                 writeMaskedFrames($0, link: link, to: wsi)
             }
             if result < 0 { return -1 }
-        } else if let request = session.closeRequest {
-            return sendClose(session, link: link, wsi: wsi, request)
+        case .close(let frame):
+            if link.machine.closing == .answered {
+                if writeControl(0x88, frame.payload, link: link, to: wsi) < 0 { return -1 }
+            } else if sendClose(session, link: link, wsi: wsi, frame) != 0 {
+                return -1
+            }
         }
-        if link.owesControl || session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
+        if link.machine.wantsToWrite(hasQueuedData: session.hasOutgoing) { lws_callback_on_writable(wsi) }
         return 0
     }
 
+    /// Writes our close frame (this side closes), then reads on for the peer's answer until the deadline.
     private func sendClose(_ session: ServiceSession, link: ClientLink, wsi: OpaquePointer,
-                           _ request: (code: UInt16, text: String, cause: WebSocketCloseReason.Cause)) -> Int32 {
-        if session.localClose == nil {
+                           _ frame: WebSocketLinkStateMachine.CloseFrame) -> Int32 {
+        if session.localClose == nil, let request = session.closeRequest {
             session.localClose = WebSocketCloseReason(code: request.code, text: request.text, initiatedLocally: true,
                                                       cause: request.cause)
         }
-        var payload = [UInt8(request.code >> 8), UInt8(request.code & 0xFF)]
-        payload.append(contentsOf: Self.truncatedUTF8(request.text, maxBytes: 123))
-        link.closeSent = true
-        if writeControl(0x88, payload, link: link, to: wsi) < 0 { return -1 }
+        if writeControl(0x88, frame.payload, link: link, to: wsi) < 0 { return -1 }
         // The peer's answer must be read, whatever paused reading; it has until the deadline. Bytes held back by a
         // pause are read first (their data is dropped now), since the answer may be among them.
         retireTimer(of: session)
@@ -406,16 +409,14 @@ extension ServiceCore {
     /// Once a sweep: a ping after `pingInterval` without a pong, the connection dropped after `hangupAfterSilence`.
     /// A link whose reading is paused is skipped: its pongs wait unread, and it is judged again from the resume.
     func keepAlive(_ session: ServiceSession, link: ClientLink, now: ContinuousClock.Instant) {
-        guard session.isOpen, !session.finished, session.localClose == nil, !link.closeSent, !link.closeReceived,
-              !session.readingPaused, let wsi = session.wsi, let client = session.client else { return }
+        guard session.isOpen, !session.finished, session.localClose == nil, !session.readingPaused,
+              let wsi = session.wsi, let client = session.client else { return }
         let (ping, hangup) = client.configuration.validitySeconds
-        let silence = now - session.lastValidity
-        if silence >= .seconds(Int(hangup)) {
-            bc_lws_kill_async(wsi)
-        } else if silence >= .seconds(Int(ping)), !link.pingOutstanding {
-            link.pingOutstanding = true
-            link.pingDue = true
-            lws_callback_on_writable(wsi)
+        switch link.machine.keepAliveTick(silence: now - session.lastValidity, pingAfter: .seconds(Int(ping)),
+                                          hangUpAfter: .seconds(Int(hangup))) {
+        case .none: break
+        case .ping: lws_callback_on_writable(wsi)
+        case .hangUp: bc_lws_kill_async(wsi)
         }
     }
 }

@@ -337,6 +337,9 @@ final class ServiceCore: @unchecked Sendable {
             // `timeout_secs_ah_idle` (default 10 s) once a header table holds what it sent so far.
             info.timeout_secs = UInt32(clamping: max(1, seconds))
             info.timeout_secs_ah_idle = UInt32(clamping: max(1, seconds))
+            // lws checks a client's text (and close reasons) byte by byte as it parses, and closes with 1007 at the
+            // first bad byte (RFC 6455 8.1: fail fast), where our own check sees a frame only once lws hands it over.
+            info.options |= bc_lws_option_validate_utf8()
             if AddressResolver.isIPv4(configuration.host) {
                 info.options |= bc_lws_option_disable_ipv6()
             }
@@ -419,10 +422,15 @@ final class ServiceCore: @unchecked Sendable {
         case .close(let id, let code, let reason, let discardingQueued):
             guard let session = sessions[id] else { return }
             if discardingQueued {
-                requestUrgentClose(session, code: Self.sendableCloseCode(code), text: reason, cause: .requested)
+                requestUrgentClose(session, code: Self.sendableCloseCode(code), text: reason, cause: .requested,
+                                   discardingQueued: true)
             } else {
                 requestClose(session, code: Self.sendableCloseCode(code), text: reason, cause: .requested)
             }
+
+        case .closeAfterFault(let id, let code, let text, let cause):
+            guard let session = sessions[id], session.isOpen else { return }
+            decideClose(session, code: code, text: text, cause: cause, discardingQueued: false)
 
         case .consumerGone(let id):
             guard let session = sessions[id] else { return }
@@ -438,7 +446,7 @@ final class ServiceCore: @unchecked Sendable {
             guard let session = sessions[id], session.readingPaused else { return }
             session.readingPaused = false
             guard let link = session.link, let wsi = session.wsi, session.isOpen, session.localClose == nil,
-                  !link.closeSent else { return }
+                  !link.machine.closeWritten else { return }
             // The peer's pongs waited unread: it gets a whole keepalive window from now.
             session.lastValidity = .now
             if !link.heldInput.isEmpty, readHeldInput(session, link: link, wsi: wsi) != 0 {
@@ -469,51 +477,10 @@ final class ServiceCore: @unchecked Sendable {
         if case .server(let configuration, _, _) = role, session.queuedBytes > configuration.maxQueuedBytes {
             let limit = configuration.maxQueuedBytes
             requestUrgentClose(session, code: 1008, text: "not reading: over \(limit) bytes queued",
-                               cause: .requested)
+                               cause: .requested, discardingQueued: true)
             return
         }
         if session.isOpen, let wsi = session.wsi { lws_callback_on_writable(wsi) }
-    }
-
-    private func requestClose(_ session: ServiceSession, code: UInt16, text: String,
-                              cause: WebSocketCloseReason.Cause) {
-        guard !session.finished else { return }
-        guard session.isOpen, let wsi = session.wsi else {
-            // Not open yet: abandon the attempt.
-            if let wsi = session.wsi { bc_lws_kill_async(wsi) }
-            session.wsi = nil
-            finish(session, failed: .cancelled)
-            return
-        }
-        guard session.closeRequest == nil else { return }
-        session.closeRequest = (code, text, cause)
-        if session.stalled {
-            // A stalled session is closed without ceremony: it would never drain its queue.
-            session.stalled = false
-            lws_rx_flow_control(wsi, 1)
-        }
-        lws_callback_on_writable(wsi)
-    }
-
-    /// Closes at once, dropping what is queued: the peer broke a rule or does not read. Reading stops now, so
-    /// nothing more of it is buffered while the close frame waits for the socket.
-    func requestUrgentClose(_ session: ServiceSession, code: UInt16, text: String,
-                                    cause: WebSocketCloseReason.Cause) {
-        guard !session.finished else { return }
-        let dropped = session.dropOutgoing()
-        if case .server(_, _, let backlog) = role, dropped > 0 { _ = backlog.remove(dropped, for: session.id) }
-        guard session.isOpen, let wsi = session.wsi else {
-            requestClose(session, code: code, text: text, cause: cause)
-            return
-        }
-        session.localClose = WebSocketCloseReason(code: code, text: text, initiatedLocally: true, cause: cause)
-        session.closeRequest = (code, text, cause)
-        session.closeUrgently = true
-        session.stalled = false
-        lws_rx_flow_control(wsi, 0)
-        lws_callback_on_writable(wsi)
-        retireTimer(of: session)
-        startTimer(session, after: Self.urgentCloseDeadline)
     }
 
     private func beginStop() {
@@ -530,14 +497,6 @@ final class ServiceCore: @unchecked Sendable {
             timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
             stopTimer = timer
             lws_sul_schedule(context, 0, Self.sul(of: timer), bcTimerCallback, 1_000_000)
-        }
-    }
-
-    /// Close codes an endpoint may put on the wire (RFC 6455 7.4); anything else becomes 1000.
-    static func sendableCloseCode(_ code: UInt16) -> UInt16 {
-        switch code {
-        case 1000...1003, 1007...1014, 3000...4999: code
-        default: 1000
         }
     }
 
@@ -618,7 +577,7 @@ final class ServiceCore: @unchecked Sendable {
             return
         }
         guard let session = sessions[sessionID], !session.finished else { return }
-        if session.isOpen, session.closeUrgently || session.link?.closeSent == true {
+        if session.isOpen, session.closeUrgently || session.link?.machine.closeWritten == true {
             // The close frame could not get out (a peer that does not read: lws holds WRITEABLE back while a
             // partial write waits): drop the TCP connection.
             retireTimer(of: session)
@@ -765,7 +724,10 @@ final class ServiceCore: @unchecked Sendable {
             }
             return 0
         case LWS_CALLBACK_CLOSED:
-            if let session = session(of: wsi) { closed(session) }
+            if let session = session(of: wsi) {
+                reportLwsRefusal(session, wsi: wsi)
+                closed(session)
+            }
             return 0
         case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
             if case .server = role, !stopping {
@@ -911,13 +873,12 @@ final class ServiceCore: @unchecked Sendable {
                 deliver(session, .binary(bytes), size: bytes.count, wsi: wsi)
                 return
             }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                let refused = RefusedMessage(reason: .invalidUTF8, binary: false, size: bytes.count, prefix: bytes)
-                deliver(session, refused: refused)
-                requestUrgentClose(session, code: 1007, text: "invalid UTF-8", cause: .invalidUTF8)
-                return
-            }
-            deliver(session, .text(text), size: bytes.count, wsi: wsi)
+            // The assembler checked it (`UTF8Validator`).
+            deliver(session, .text(String(decoding: bytes, as: UTF8.self)), size: bytes.count, wsi: wsi)
+        case .invalidUTF8(let received, let prefix):
+            let refused = RefusedMessage(reason: .invalidUTF8, binary: false, size: received, prefix: prefix)
+            deliver(session, refused: refused)
+            requestUrgentClose(session, code: 1007, text: "invalid UTF-8", cause: .invalidUTF8)
         case .tooBig(let limit, let binary, let received, let prefix):
             let refused = RefusedMessage(reason: .tooBig(limit: limit), binary: binary,
                                          size: received + stillAnnounced, prefix: prefix)
@@ -975,26 +936,8 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
-    /// Sets the close frame lws sends when the callback returns -1.
-    private func closeNow(_ session: ServiceSession, wsi: OpaquePointer, code: UInt16, text: String,
-                          cause: WebSocketCloseReason.Cause) -> Int32 {
-        let reason = WebSocketCloseReason(code: code, text: text, initiatedLocally: true, cause: cause)
-        if session.localClose == nil { session.localClose = reason }
-        // Reading was stopped (a refused message, a slow consumer); lws must read the peer's close reply. In
-        // the closing states lws drops data frames itself, without calling back, so nothing reaches us.
-        if session.closeUrgently || session.readingPaused { lws_rx_flow_control(wsi, 1) }
-        var payload = Array(Self.truncatedUTF8(text, maxBytes: 123))
-        payload.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
-        }
-        return -1
-    }
-
     private func writable(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
         guard !session.finished, !session.stalled, !destroying else { return 0 }
-        if session.closeUrgently, let request = session.closeRequest {
-            return closeNow(session, wsi: wsi, code: request.code, text: request.text, cause: request.cause)
-        }
         if session.hasOutgoing {
             let (result, bytes): (Int32, Int)
             if session.writesFramesItself {
@@ -1085,6 +1028,19 @@ final class ServiceCore: @unchecked Sendable {
             }
             return lws_write(wsi, start, frame.bytes.count, lws_write_protocol(rawValue: UInt32(bitPattern: frame.flags)))
         }
+    }
+
+    /// A server session lws closed itself with 1007: it checks a client's text byte by byte as it parses
+    /// (`LWS_SERVER_OPTION_VALIDATE_UTF8`) and closes at the first bad byte, before any of the message reaches us.
+    /// Reported as a refused message like ours (with what had reached the assembler), so the log says why.
+    private func reportLwsRefusal(_ session: ServiceSession, wsi: OpaquePointer) {
+        guard session.client == nil, !session.finished, session.localClose == nil, session.peerClose == nil,
+              lws_get_close_length(wsi) >= 2, let payload = lws_get_close_payload(wsi),
+              UInt16(payload[0]) << 8 | UInt16(payload[1]) == 1007 else { return }
+        let (held, prefix) = session.assembler.refuseAhead()
+        deliver(session, refused: RefusedMessage(reason: .invalidUTF8, binary: false, size: held, prefix: prefix))
+        session.localClose = WebSocketCloseReason(code: 1007, text: "invalid UTF-8", initiatedLocally: true,
+                                                  cause: .invalidUTF8)
     }
 
     func closed(_ session: ServiceSession) {

@@ -50,10 +50,10 @@ final class ServiceSession {
     private var outgoingHead = 0
     /// Bytes in `outgoing`.
     private(set) var queuedBytes = 0
-    /// Close frame to send once `outgoing` is drained (or at once, with `closeUrgently`).
+    /// Close frame to send once `outgoing` is drained (`ServiceCore.requestUrgentClose` may have emptied it).
     var closeRequest: (code: UInt16, text: String, cause: WebSocketCloseReason.Cause)?
-    /// The close skips what is queued: the peer broke a rule (a message too big, text not UTF-8) or does
-    /// not read. Set together with `closeRequest`.
+    /// This side closes at once: the peer broke a rule (a message too big, text not UTF-8) or does not read.
+    /// Reading stopped and the close deadline runs. Set together with `closeRequest`.
     var closeUrgently = false
     /// Reading paused by the consumer's `ReceiveWindow` (not a fault): writes go on, and the WebSocket
     /// keepalive is held off, since the peer's pongs wait unread.

@@ -96,3 +96,37 @@ struct MessageAssemblerTests {
         #expect(String(ServiceCore.truncatedUTF8(String(repeating: "é", count: 100), maxBytes: 123)) == String(repeating: "é", count: 61))
     }
 }
+
+@Suite("Reassembly refuses bad UTF-8 at its first bad chunk")
+struct MessageAssemblerUTF8Tests {
+    private func feed(_ assembler: inout MessageAssembler, _ bytes: [UInt8], final: Bool, binary: Bool = false)
+        -> MessageAssembler.Outcome {
+        bytes.withUnsafeBytes { assembler.append($0, final: final, binary: binary) }
+    }
+
+    @Test("a text message goes wrong in its second fragment: refused there, its rest dropped, the next is whole")
+    func failsFast() {
+        var assembler = MessageAssembler(limit: 100)
+        let greek = Array("κόσμε".utf8)
+        #expect(feed(&assembler, greek, final: false) == .partial)
+        #expect(feed(&assembler, [0xED, 0xA0, 0x80], final: false)
+            == .invalidUTF8(received: greek.count + 3, prefix: greek + [0xED, 0xA0, 0x80]))
+        #expect(feed(&assembler, Array("edited".utf8), final: true) == .discarding(received: greek.count + 9))
+        #expect(feed(&assembler, Array("ok".utf8), final: true) == .message(binary: false, bytes: Array("ok".utf8)))
+    }
+
+    @Test("a character split between fragments is whole; one left cut at the end is refused")
+    func splitCharacter() {
+        var assembler = MessageAssembler(limit: 100)
+        #expect(feed(&assembler, [0xE2, 0x82], final: false) == .partial)
+        #expect(feed(&assembler, [0xAC], final: true) == .message(binary: false, bytes: [0xE2, 0x82, 0xAC]))
+        #expect(feed(&assembler, [0x41, 0xE2, 0x82], final: true)
+            == .invalidUTF8(received: 3, prefix: [0x41, 0xE2, 0x82]))
+    }
+
+    @Test("binary messages are not checked")
+    func binaryUnchecked() {
+        var assembler = MessageAssembler(limit: 100)
+        #expect(feed(&assembler, [0xFF, 0xED], final: true, binary: true) == .message(binary: true, bytes: [0xFF, 0xED]))
+    }
+}

@@ -331,3 +331,47 @@ struct AnnouncedOversizeTests {
         await server.stop()
     }
 }
+
+@Suite("WebSocket server: text that is not UTF-8")
+struct ServerInvalidUTF8Tests {
+    @Test("a bad byte in a message's second fragment closes with 1007 there, and is reported as refused")
+    func failsFast() async throws {
+        let server = try await WebSocketServer()
+        let events = Inbox(server.events)
+        let fd = try AbandonedUpgradeTests.rawConnection(to: server.port)
+        defer { close(fd) }
+        let request = Array(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+        #expect(write(fd, request, request.count) == request.count)
+        guard case .connected(let client) = try await events.next(within: .seconds(5), "the upgrade") else {
+            Issue.record("expected .connected")
+            return
+        }
+        // Masked with a zero key: a text frame without FIN, then a continuation whose first bytes are a surrogate.
+        // The message never ends: only a check that fails fast can refuse it.
+        let greek = Array("κόσμε".utf8)
+        let frames = [0x01, 0x80 | UInt8(greek.count), 0, 0, 0, 0] + greek + [0x00, 0x80 | 9, 0, 0, 0, 0]
+            + [0xED, 0xA0, 0x80] + Array("edit".utf8) + [0x20, 0x20]
+        #expect(write(fd, frames, frames.count) == frames.count)
+        // The 101 answer, then the close frame: 1007, answered (lws reports the close once the handshake ends).
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 512)
+        let closeFrame: [UInt8] = [0x88, 0x0A, 0x03, 0xEF]
+        while received.count < 4096, !received.contains(closeFrame) {
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        #expect(received.contains(closeFrame), "a close frame with 1007")
+        let answer: [UInt8] = [0x88, 0x82, 0, 0, 0, 0, 0x03, 0xEF]
+        #expect(write(fd, answer, answer.count) == answer.count)
+        guard case .refused(client, let refused) = try await events.next(within: .seconds(5), "the refusal") else {
+            Issue.record("expected .refused")
+            return
+        }
+        #expect(refused.reason == .invalidUTF8 && !refused.binary)
+        #expect(refused.prefix == greek)  // what reached us before the bad fragment
+        #expect(try await events.next(within: .seconds(5), "the close") == .disconnected(client))
+        await server.stop()
+    }
+}

@@ -618,26 +618,30 @@ def test_invalid_utf8_text_is_recorded_refused_with_1007_and_reconnected(procs, 
     assert base64.b64decode(refused[0]["bytes"]) == payload
 
 
-# 7. Frames that break the protocol (the client reads its own frames: ClientFrameReader)
+# 7. Frames that break the protocol (the client reads its own frames: ClientFrameReader), and a ping flood
 
 
 PROTOCOL_BREAKS = {
-    "masked frame": wsraw.frame(b"MSG\tk\t{}", masked=True),
-    "reserved opcode": wsraw.frame(b"x", opcode=0x3),
-    "RSV1 without deflate": wsraw.frame(b"x", rsv=4),
-    "continuation first": wsraw.frame(b"x", opcode=OP_CONT),
-    "126-byte ping": wsraw.frame_header(126, opcode=0x9) + bytes(126),
+    "masked frame": (wsraw.frame(b"MSG\tk\t{}", masked=True), 1002),
+    "reserved opcode": (wsraw.frame(b"x", opcode=0x3), 1002),
+    "RSV1 without deflate": (wsraw.frame(b"x", rsv=4), 1002),
+    "continuation first": (wsraw.frame(b"x", opcode=OP_CONT), 1002),
+    "126-byte ping": (wsraw.frame_header(126, opcode=0x9) + bytes(126), 1002),
+    # Read in one go: more pongs owed than the 32 the client holds, so the peer pings faster than it reads.
+    "40 pings in one write": (b"".join(wsraw.frame(bytes(125), opcode=0x9) for _ in range(40)), 1008),
 }
 
 
 @pytest.mark.parametrize("case", list(PROTOCOL_BREAKS))
-def test_a_frame_that_breaks_the_protocol_is_closed_with_1002_and_the_session_goes_on(procs, raw_server, case):
+def test_a_frame_that_breaks_the_protocol_is_closed_and_the_session_goes_on(procs, raw_server, case):
+    breaking, expected_code = PROTOCOL_BREAKS[case]
+
     def handler(conn, n):
         if n > 1:
             return serve_after(conn)
         conn.accept_upgrade()
         conn.wait_sub()
-        conn.send_raw(PROTOCOL_BREAKS[case])
+        conn.send_raw(breaking)
         conn.send_text(AFTER)  # never read: nothing after a broken frame counts
         server.log.add("first-ended", code=conn.serve_until_closed(timeout=10))
 
@@ -647,7 +651,40 @@ def test_a_frame_that_breaks_the_protocol_is_closed_with_1002_and_the_session_go
 
     proc.assert_survived()
     assert code == 0, f"exit {code}; stderr:\n{proc.stderr.tail()}"
-    assert server.log.wait("first-ended", 1)["code"] == 1002, server.log.of("first-ended")
+    assert server.log.wait("first-ended", 1)["code"] == expected_code, server.log.of("first-ended")
     assert server.accepted == 2, f"{server.accepted} connections"
     assert re.search(r"(?i)protocol", proc.stderr.text()), f"stderr does not say why:\n{proc.stderr.tail()}"
     assert len([line for line in proc.stdout.text().splitlines() if "after" in line]) == 1, proc.stdout.tail()
+
+
+# 8. Pings: every one answered, in order (a burst past the cap is a flood: see PROTOCOL_BREAKS)
+
+
+def test_ten_pings_back_to_back_get_ten_pongs_in_order(procs, raw_server):
+    pongs = []
+
+    def handler(conn, n):
+        if n > 1:
+            return serve_after(conn)
+        conn.accept_upgrade()
+        conn.wait_sub()
+        conn.send_raw(b"".join(wsraw.frame(b"ping-%d" % i, opcode=0x9) for i in range(10)))
+        while len(pongs) < 10:
+            fin, opcode, payload = conn.read_frame(10)
+            if opcode == 0xA:
+                pongs.append(payload)
+        server.log.add("pongs", payloads=[p.decode() for p in pongs])
+        conn.send_text(AFTER)
+        conn.send_text(END)
+        conn.serve_until_closed(timeout=10)
+
+    server = raw_server(handler)
+    proc = listen(procs, server)
+    code = proc.wait(timeout=30)
+
+    proc.assert_survived()
+    assert code == 0, f"exit {code}; stderr:\n{proc.stderr.tail()}"
+    assert server.log.wait("pongs", 1)["payloads"] == ["ping-%d" % i for i in range(10)]
+    assert stdout_has(proc, "after"), proc.stdout.tail()
+    assert server.accepted == 1, f"{server.accepted} connections"
+
