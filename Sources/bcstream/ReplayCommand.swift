@@ -78,7 +78,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Fault: close each subscriber's connection after this many messages.")
     var dropAfter: Int?
 
-    @Option(help: "Fault: the close code of --drop-after (1001 going away, 1011 server error; libwebsockets clients take 1012 and 1013 for protocol errors).")
+    @Option(help: "Fault: the close code of --drop-after (1001 going away, 1011 server error; some clients read 1012 and 1013 as protocol errors).")
     var closeCode: UInt16 = 1001
 
     @Option(help: "Fault: stop answering a subscriber (no ACK, no pong) after this many messages.")
