@@ -156,7 +156,8 @@ struct ClientHandshake {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map {
                     $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                 }
-                switch pair[0].lowercased() {
+                // An empty parameter (`permessage-deflate; ;`, `; =1`) has no name: refused like any unknown one.
+                switch pair.first?.lowercased() ?? "" {
                 case "server_no_context_takeover", "client_no_context_takeover":
                     guard pair.count == 1 else { return .failure(Self.badParameter(parameter)) }
                 case "server_max_window_bits", "client_max_window_bits":

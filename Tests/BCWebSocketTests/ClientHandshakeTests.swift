@@ -78,6 +78,18 @@ struct ClientHandshakeTests {
         #expect(answer(Self.ok(bad), deflate: true).isFailure(saying: "parameter"))
     }
 
+    /// Found by the fuzzer (Fuzz/handshake): a parameter with no name (an empty one between semicolons, or `=`
+    /// alone) was split into no pieces and its name read at index 0, a trap: any server could crash the client
+    /// by agreeing to deflate that way.
+    @Test("a deflate parameter without a name is refused, not read", arguments: [
+        "permessage-deflate; ;", "permessage-deflate; =10",
+        "permessage-deflate; \"\"",
+    ])
+    func namelessParameter(extensions: String) {
+        let head = Self.ok("Sec-WebSocket-Extensions: \(extensions)\r\n")
+        #expect(answer(head, deflate: true).isFailure(saying: "parameter"), "\(answer(head, deflate: true))")
+    }
+
     @Test("each wrong answer fails with words that say what was wrong", arguments: [
         ("HTTP/1.1 403 Forbidden\r\n\r\n", "403"),
         ("SSH-2.0-OpenSSH\r\n", "not HTTP"),
