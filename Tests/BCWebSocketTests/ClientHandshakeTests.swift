@@ -110,6 +110,21 @@ struct ClientHandshakeTests {
         #expect(answer(head, chunk: 1000).isFailure(saying: "16 KiB"))
     }
 
+    /// Found by reasoning about the fuzzer's check that an answer read whole and cut into chunks opens alike: a
+    /// chunk that ended inside the blank line of a head of exactly 16 KiB failed, the same bytes in one chunk
+    /// opened.
+    @Test("a head of exactly 16 KiB opens however it is cut", arguments: [0, 1000, 16_385, 16_386])
+    func headAtTheCap(chunk: Int) {
+        let start = Self.ok().dropLast()  // without its blank line ("\r\n" is one Character)
+        let padding = ClientHandshake.maxAnswerBytes - start.utf8.count - "X-Pad: ".utf8.count
+        let head = start + "X-Pad: " + String(repeating: "y", count: padding) + "\r\n\r\n"
+        #expect(head.utf8.count == ClientHandshake.maxAnswerBytes + 4)
+        guard case .accepted = answer(head, chunk: chunk) else {
+            Issue.record("refused in chunks of \(chunk): \(answer(head, chunk: chunk))")
+            return
+        }
+    }
+
     @Test("control characters of an answer reach the error escaped")
     func escaped() {
         guard case .failed(let failure) = answer("\u{1B}[2J\u{7}garbage") else {
