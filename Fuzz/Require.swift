@@ -1,5 +1,5 @@
-// Shared by every target (Fuzz/run.sh compiles it into each): an assertion that says what failed in an optimized
-// build, where `precondition` traps without its message.
+// Shared by every target (Fuzz/run.sh compiles Fuzz/*.swift into each): an assertion that says what failed in an
+// optimized build, where `precondition` traps without its message.
 
 /// Traps with `message` when `condition` is false; libFuzzer keeps the input that did it.
 @inline(__always)

@@ -7,7 +7,7 @@
 #
 # Targets: decoders frames handshake bcsvr-lines recordings decode-input. Fuzz/<target>/ holds the target's
 # Swift file and its seed corpus (corpus/), which is never written to: each run works on a copy in a temporary
-# directory.
+# directory. Fuzz/*.swift is shared by every target.
 #
 # Builds into .build-fuzz/ with swiftc, without Package.swift: each library the targets reach (BCMessages,
 # BCWebSocket, BCListener, BCReplay) once, as a static library compiled for testing (the targets use
@@ -114,7 +114,7 @@ for target in "${targets[@]}"; do
     for library in $(libraries "$target"); do libs+=("$out/lib$library.a"); done
     echo "fuzz: building $out/fuzz-$target"
     # shellcheck disable=SC2046 # one word per source file
-    swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" Fuzz/Require.swift Fuzz/"$target"/*.swift \
+    swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" Fuzz/*.swift Fuzz/"$target"/*.swift \
         $(extra_sources "$target") "${libs[@]}" "${link[@]}" -o "$out/fuzz-$target" &
     pids+=($!)
 done

@@ -4,7 +4,7 @@
 //
 // Input: one byte of settings, then the stream. Settings: bit 0 deflate agreed; bits 1-2 the message cap
 // (1 MiB, 4096, 100, 0); bits 3-4 the inflater's scratch (64 KiB as the service's, 4096, 61, 1); bits 5-7 how
-// the stream is cut into chunks (see `cuts`).
+// the stream is cut into chunks (`chunkSizes`).
 //
 // Holds, for every input: no trap and no bad memory access (each chunk is its own allocation of its exact size,
 // so AddressSanitizer sees a read past it); every payload slice lies inside its chunk, before the offset the
@@ -26,7 +26,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let limit = [1 << 20, 4096, 100, 0][Int(settings >> 1 & 3)]
     let scratchSize = [64 * 1024, 4096, 61, 1][Int(settings >> 3 & 3)]
     let whole = FuzzFrames.read(stream, cuts: [stream.count], deflate: deflate, limit: limit, scratch: scratchSize)
-    let cut = FuzzFrames.read(stream, cuts: FuzzFrames.cuts(stream.count, pattern: Int(settings >> 5)),
+    let cut = FuzzFrames.read(stream, cuts: chunkSizes(stream.count, pattern: Int(settings >> 5)),
                               deflate: deflate, limit: limit, scratch: scratchSize)
     if whole != cut, !FuzzFrames.bothRefusedACompressedMessage(whole, cut) {
         fatalError("the stream read whole and cut into chunks differ:\n  whole: \(whole)\n  cut:   \(cut)")
@@ -59,27 +59,6 @@ enum FuzzFrames {
             }
         }
         return left.dropLast() == right.dropLast() && refusedCompressed(left.last) && refusedCompressed(right.last)
-    }
-
-    /// Chunk sizes that add up to `count`: pattern 0 a byte at a time, 1 two bytes, 2-7 sizes from a small
-    /// generator (1 to 2^pattern+1 bytes, so cuts fall inside headers as well as payloads).
-    static func cuts(_ count: Int, pattern: Int) -> [Int] {
-        var sizes: [Int] = []
-        var left = count
-        var state = UInt32(truncatingIfNeeded: count) &* 2_654_435_761 | 1
-        while left > 0 {
-            let size: Int
-            switch pattern {
-            case 0: size = 1
-            case 1: size = 2
-            default:
-                state ^= state << 13; state ^= state >> 17; state ^= state << 5
-                size = 1 + Int(state % UInt32((1 << pattern) + 1))
-            }
-            sizes.append(min(size, left))
-            left -= sizes[sizes.count - 1]
-        }
-        return sizes.isEmpty ? [0] : sizes
     }
 
     static func read(_ stream: UnsafeRawBufferPointer, cuts: [Int], deflate: Bool, limit: Int,

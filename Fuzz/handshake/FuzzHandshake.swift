@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let subprotocol = settings & 2 != 0 ? "chat" : nil
     let whole = FuzzHandshake.read(answer, cuts: [answer.count], offersDeflate: offersDeflate, subprotocol: subprotocol)
     let pattern = Int(settings >> 2 & 7)
-    let cut = FuzzHandshake.read(answer, cuts: FuzzHandshake.cuts(answer.count, pattern: pattern),
+    let cut = FuzzHandshake.read(answer, cuts: chunkSizes(answer.count, pattern: pattern),
                                  offersDeflate: offersDeflate, subprotocol: subprotocol)
     if whole != cut, !FuzzHandshake.bothNotHTTP(whole, cut) {
         fatalError("the answer read whole and cut into chunks differ:\n  whole: \(whole)\n  cut:   \(cut)")
@@ -39,19 +39,6 @@ enum FuzzHandshake {
         /// `headEnd`: where the frames begin, counted from the start of the answer.
         case accepted(ClientHandshake.Agreement, headEnd: Int)
         case failed(WebSocketConnectFailure)
-    }
-
-    static func cuts(_ count: Int, pattern: Int) -> [Int] {
-        var sizes: [Int] = []
-        var left = count
-        var state = UInt32(truncatingIfNeeded: count) &* 2_654_435_761 | 1
-        while left > 0 {
-            state ^= state << 13; state ^= state >> 17; state ^= state << 5
-            let size = pattern == 0 ? 1 : 1 + Int(state % UInt32((1 << pattern) + 1))
-            sizes.append(min(size, left))
-            left -= sizes[sizes.count - 1]
-        }
-        return sizes.isEmpty ? [0] : sizes
     }
 
     static func read(_ answer: UnsafeRawBufferPointer, cuts: [Int], offersDeflate: Bool,
