@@ -1,41 +1,128 @@
 #!/usr/bin/env bash
-# Fuzzes BCMessages' decoders: the fast engine against Foundation's, lenient and strict (Fuzz/FuzzDecoders.swift).
+# Fuzzes every hand-written parser of outside bytes, one libFuzzer target each under AddressSanitizer
+# (Fuzz/README.md says what each asserts):
 #
-#   bash Fuzz/run.sh [SECONDS]      # default 60; CI runs it for about a minute, `bash Fuzz/run.sh 3600` for longer
+#   bash Fuzz/run.sh [SECONDS] [TARGET...]   # each target for SECONDS (default 20); all targets unless named
+#   bash Fuzz/run.sh 600                      # the long run: ten minutes each
 #
-# Builds .build-fuzz/fuzz-decoders (BCMessages' sources and the target as one module, with libFuzzer and
-# AddressSanitizer; Package.swift is not involved), then runs it for SECONDS on one core over a copy of
-# Fuzz/corpus in a temporary directory: the committed seed corpus is never written to. Exits non-zero if the
-# fuzzer finds a crash, a disagreement between the engines, a timeout or an out-of-memory; the input that did it
-# is kept in .build-fuzz/artifacts/, and the way to run it again is printed.
+# Targets: decoders frames handshake bcsvr-lines recordings decode-input. Fuzz/<target>/ holds the target's
+# Swift file and its seed corpus (corpus/), which is never written to: each run works on a copy in a temporary
+# directory. Fuzz/*.swift is shared by every target.
+#
+# Builds into .build-fuzz/ with swiftc, without Package.swift: each library the targets reach (BCMessages,
+# BCWebSocket, BCListener, BCReplay) once, as a static library compiled for testing (the targets use
+# `@testable import` to reach internals), then each target as a small module linked against them; a library
+# is rebuilt only when its sources (or this script) changed. Exits non-zero if any target finds a crash, a
+# failed assertion, a timeout or an out-of-memory; the input that did it is kept in .build-fuzz/artifacts/, and
+# the way to run it again is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-60}
+all_targets=(decoders frames handshake bcsvr-lines recordings decode-input)
+seconds=${1:-20}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || (( seconds < 1 )); then
-    echo "usage: bash Fuzz/run.sh [SECONDS]" >&2
+    echo "usage: bash Fuzz/run.sh [SECONDS] [TARGET...] (targets: ${all_targets[*]})" >&2
     exit 2
 fi
+shift $(( $# > 0 ? 1 : 0 ))
+targets=("$@")
+(( ${#targets[@]} )) || targets=("${all_targets[@]}")
+
+# What each target links (in dependency order), its extra sources, its longest input, its dictionary.
+libraries() {
+    case $1 in
+        decoders) echo BCMessages ;;
+        frames|handshake) echo BCWebSocket ;;
+        bcsvr-lines) echo BCMessages BCWebSocket BCListener ;;
+        recordings|decode-input) echo BCMessages BCWebSocket BCListener BCReplay ;;
+        *) echo "fuzz: unknown target $1 (targets: ${all_targets[*]})" >&2; return 2 ;;
+    esac
+}
+extra_sources() {
+    case $1 in
+        decode-input) echo Sources/bcstream/LineReader.swift Sources/bcstream/DecodeInput.swift ;;
+    esac
+}
+max_len() {
+    case $1 in
+        decoders) echo 65536 ;;
+        recordings) echo 8192 ;;
+        *) echo 8192 ;;
+    esac
+}
 
 out=.build-fuzz
-binary=$out/fuzz-decoders
 artifacts=$out/artifacts
-mkdir -p "$out" "$artifacts"
+mkdir -p "$out/modules" "$artifacts"
+build_started=$(date +%s)
 
-echo "fuzz: building $binary"
-sources=$(find Sources/BCMessages -name '*.swift' | LC_ALL=C sort)
-# shellcheck disable=SC2086 # one word per source file
-# lld: the system's gold linker warns about every AddressSanitizer symbol it cannot export.
-swiftc -O -wmo -swift-version 6 -sanitize=fuzzer,address -parse-as-library -module-name BCMessages -use-ld=lld \
-    $sources Fuzz/FuzzDecoders.swift -o "$binary"
+# lld: the system's gold linker warns about every AddressSanitizer symbol it cannot export. The C modules of
+# BCWebSocket are found through their module maps; -package-name lets the modules see each other's `package`
+# declarations, as under SwiftPM.
+flags=(-O -swift-version 6 -sanitize=fuzzer,address -parse-as-library -package-name bcstream -use-ld=lld
+       -I "$out/modules" -I Sources/CLibWebSockets -I Sources/CZlib -I Sources/COpenSSL)
+# shellcheck disable=SC2207 # one word per flag
+link=($(pkg-config --libs libwebsockets zlib openssl))
+
+needed=()
+for target in "${targets[@]}"; do
+    for library in $(libraries "$target"); do
+        [[ " ${needed[*]} " == *" $library "* ]] || needed+=("$library")
+    done
+done
+# Builds the library when it is needed and older than its sources (or this script), in the background.
+build_library() {
+    local library=$1 archive=$out/lib$1.a
+    [[ " ${needed[*]} " == *" $library "* ]] || return 0
+    if [[ -f $archive ]] && [[ -z $(find "Sources/$library" Fuzz/run.sh -newer "$archive" -print -quit) ]]; then
+        return 0
+    fi
+    echo "fuzz: building $archive"
+    # shellcheck disable=SC2046 # one word per source file
+    swiftc "${flags[@]}" -wmo -enable-testing -emit-library -static -emit-module -module-name "$library" \
+        -emit-module-path "$out/modules/$library.swiftmodule" \
+        $(find "Sources/$library" -name '*.swift' | LC_ALL=C sort) -o "$archive" &
+    pids+=($!)
+}
+# Waits for the builds started; fails when one did.
+wait_builds() {
+    local pid status=0
+    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+    pids=()
+    (( status == 0 )) || { echo "fuzz: a build failed" >&2; exit 1; }
+}
+pids=()
+# A library whose dependency is rebuilt is rebuilt too. BCMessages and BCWebSocket depend on no other: they
+# build side by side; then BCListener; then BCReplay; then every target side by side.
+for library in BCMessages BCWebSocket; do
+    if [[ " ${needed[*]} " == *" $library "* ]] && { [[ ! -f $out/lib$library.a ]] ||
+        [[ -n $(find "Sources/$library" Fuzz/run.sh -newer "$out/lib$library.a" -print -quit) ]]; }; then
+        rm -f "$out"/libBCListener.a "$out"/libBCReplay.a
+    fi
+done
+[[ -f $out/libBCListener.a && -z $(find Sources/BCListener Fuzz/run.sh -newer "$out/libBCListener.a" -print -quit) ]] ||
+    rm -f "$out"/libBCReplay.a
+build_library BCMessages
+build_library BCWebSocket
+wait_builds
+build_library BCListener
+wait_builds
+build_library BCReplay
+wait_builds
+for target in "${targets[@]}"; do
+    libs=()
+    for library in $(libraries "$target"); do libs+=("$out/lib$library.a"); done
+    echo "fuzz: building $out/fuzz-$target"
+    # shellcheck disable=SC2046 # one word per source file
+    swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" Fuzz/*.swift Fuzz/"$target"/*.swift \
+        $(extra_sources "$target") "${libs[@]}" "${link[@]}" -o "$out/fuzz-$target" &
+    pids+=($!)
+done
+wait_builds
+echo "fuzz: built in $(( $(date +%s) - build_started ))s"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bcstream-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/corpus"
-cp Fuzz/corpus/* "$work/corpus/"
-seeds=$(find "$work/corpus" -type f | wc -l)
-started=$(date +%s)
-echo "fuzz: running $binary for ${seconds}s over a copy of Fuzz/corpus ($seeds seeds) in $work"
 
 # JSONDecoder allocates on every probe it makes; recording a deep stack for each allocation would take most of
 # the time. Three frames still name an allocation's site; the access that fails gets its whole stack.
@@ -43,30 +130,48 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=3}
 # A trap goes straight to libFuzzer's handler: Swift's own crash backtracer, running inside the instrumented
 # process, makes AddressSanitizer report a stack-buffer-underflow of its own after every fatalError.
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
-status=0
-"$binary" "$work/corpus" -dict=Fuzz/json.dict -max_total_time="$seconds" -max_len=65536 -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" >"$work/log" 2>&1 || status=$?
 
-elapsed=$(( $(date +%s) - started ))
-stat() { sed -n "s/^stat::$1: *//p" "$work/log" | tail -1; }
-executed=$(stat number_of_executed_units)
-rate=$(stat average_exec_per_sec)
-corpus=$(find "$work/corpus" -type f | wc -l)
-echo "fuzz: ${executed:-?} inputs executed in ${elapsed}s (${rate:-?}/s), corpus $seeds -> $corpus inputs," \
-    "$(grep -o 'cov: [0-9]*' "$work/log" | tail -1 | tr -d :) edges"
-
-if (( status != 0 )); then
-    # The libFuzzer report: the first line that names the failure, the trap's message, and the end of the log.
-    grep -m 3 -E 'ERROR: libFuzzer|ERROR: AddressSanitizer|disagree|Fatal error' "$work/log" >&2 || true
-    tail -n 40 "$work/log" >&2
-    input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$work/log" | tail -1)
-    echo >&2
-    echo "fuzz: FAILED (libFuzzer exit status $status) after ${elapsed}s" >&2
-    if [[ -n $input ]]; then
-        echo "fuzz: the input is $input ($(wc -c <"$input") bytes); to run it again:" >&2
-        echo "    $binary $input" >&2
-        echo "    (bash Fuzz/run.sh 1 builds $binary first; xxd $input shows the bytes)" >&2
+failed=()
+summary=()
+for target in "${targets[@]}"; do
+    binary=$out/fuzz-$target
+    mkdir "$work/$target"
+    cp Fuzz/"$target"/corpus/* "$work/$target/"
+    seeds=$(find "$work/$target" -type f | wc -l)
+    dict=()
+    for file in Fuzz/"$target"/*.dict; do [[ -f $file ]] && dict=(-dict="$file"); done
+    echo "fuzz: running $binary for ${seconds}s over a copy of Fuzz/$target/corpus ($seeds seeds)"
+    log=$work/$target.log
+    started=$(date +%s)
+    status=0
+    "$binary" "$work/$target" "${dict[@]}" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/$target-" >"$log" 2>&1 || status=$?
+    elapsed=$(( $(date +%s) - started ))
+    stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
+    line="$target: $(stat number_of_executed_units || true) inputs in ${elapsed}s ($(stat average_exec_per_sec || true)/s),"
+    line+=" corpus $seeds -> $(find "$work/$target" -type f | wc -l), $(grep -o 'cov: [0-9]*' "$log" | tail -1 | tr -d :) edges"
+    summary+=("$line")
+    echo "fuzz: $line"
+    if (( status != 0 )); then
+        failed+=("$target")
+        # The libFuzzer report: the first lines that name the failure, the trap's message, the end of the log.
+        grep -m 3 -E 'ERROR: libFuzzer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|Fatal error' "$log" >&2 || true
+        tail -n 40 "$log" >&2
+        input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+        echo >&2
+        echo "fuzz: $target FAILED (libFuzzer exit status $status) after ${elapsed}s" >&2
+        if [[ -n $input ]]; then
+            echo "fuzz: the input is $input ($(wc -c <"$input") bytes); to run it again:" >&2
+            echo "    $binary $input" >&2
+            echo "    (bash Fuzz/run.sh 1 $target builds $binary first; xxd $input shows the bytes)" >&2
+        fi
     fi
+done
+
+echo "fuzz: summary"
+printf '    %s\n' "${summary[@]}"
+if (( ${#failed[@]} )); then
+    echo "fuzz: FAILED: ${failed[*]}" >&2
     exit 1
 fi
-echo "fuzz: no crash, no disagreement"
+echo "fuzz: no crash, no failed assertion"

@@ -3,7 +3,7 @@
 #   1. swift test: every Swift Testing suite (unit, loopback integration against the Python peers, the built CLI),
 #      the NATS suites last and one at a time;
 #   2. the hostile-peer suite (Tests/Hostile, pytest): raw-socket servers and clients against the built bcstream;
-#   3. the decoders' fuzz target for a minute (Fuzz/run.sh);
+#   3. every fuzz target for 20 seconds (Fuzz/run.sh: the decoders and each parser of outside bytes);
 #   4. the benchmarks, small, so that they keep working: the peers (Benchmarks/peers), decoding beside msgspec
 #      (Benchmarks/decode), replay as a sender beside a C server (Benchmarks/sender), busy channels on every core
 #      (Benchmarks/channels) and many channels in one listen (Benchmarks/subscriptions);
@@ -25,7 +25,10 @@ BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" python3 -m pytest -q Test
 # uses only its products (BCFixtures, BCMessages, BCReplay, BCListener, BCAudit). About 2 minutes.
 bash scripts/consumer-package.sh
 
-bash Fuzz/run.sh 60
+bash Fuzz/run.sh 20
+
+# The WebSocket conformance suite (Autobahn) against both roles, strictly; the subset scripts/autobahn.sh names.
+bash scripts/autobahn.sh
 
 # The peer benchmark, small and on the debug build: it only has to keep working here (figures come from
 # `Benchmarks/peers/run.sh` on a release build, see the README's Performance section).

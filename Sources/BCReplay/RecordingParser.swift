@@ -58,14 +58,16 @@ public enum RecordingParser {
             return reader.playlist
         }
         // The rest cut at the first line break after each even share of it: each part ends with a line break,
-        // but the last, which takes whatever follows the last line break too.
+        // but the last, which takes whatever follows the last line break too. A line longer than a share leaves
+        // fewer parts; one that ends the text ends the cutting.
         var boundaries = [reader.position]
         let share = (bytes.count - reader.position) / chunks
         for index in 1..<chunks {
-            let target = max(boundaries[index - 1], reader.position + share * index)
+            let target = max(boundaries[boundaries.count - 1], reader.position + share * index)
             guard target < bytes.count, let found = memchr(base + target, 0x0A, bytes.count - target) else { break }
             let cut = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
-            if cut < bytes.count, cut > boundaries[index - 1] { boundaries.append(cut) }
+            guard cut < bytes.count else { break }
+            boundaries.append(cut)
         }
         boundaries.append(bytes.count)
         let parts = boundaries.count - 1

@@ -75,7 +75,8 @@ struct ClientHandshake {
         answer.append(contentsOf: chunk.prefix(max(0, Self.maxAnswerBytes + 4 - answer.count)))
         if let bad = Self.notHTTP(answer) { return .failed(bad) }
         guard let end = Self.endOfHead(answer, from: searchFrom) else {
-            if answer.count > Self.maxAnswerBytes {
+            // Only once all that is held gives no end: a head that ends just at the cap opens however it was cut.
+            if answer.count >= Self.maxAnswerBytes + 4 {
                 return .failed(.other("malformed handshake: the server's answer has no end of headers within "
                     + "\(Self.maxAnswerBytes / 1024) KiB; not a WebSocket server"))
             }
@@ -156,7 +157,8 @@ struct ClientHandshake {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map {
                     $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                 }
-                switch pair[0].lowercased() {
+                // An empty parameter (`permessage-deflate; ;`, `; =1`) has no name: refused like any unknown one.
+                switch pair.first?.lowercased() ?? "" {
                 case "server_no_context_takeover", "client_no_context_takeover":
                     guard pair.count == 1 else { return .failure(Self.badParameter(parameter)) }
                 case "server_max_window_bits", "client_max_window_bits":

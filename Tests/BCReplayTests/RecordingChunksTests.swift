@@ -36,6 +36,25 @@ import Testing
         }
     }
 
+    /// Found by the fuzzer (Fuzz/recordings): when the line break that ends the text was the only one after a
+    /// share, that share was left without a cut and the next looked up a cut that was never made, an index out
+    /// of range: `replay` trapped on a recording of 4 MiB or more whose last line (a large message, say) is longer
+    /// than a share, on a machine of three cores or more.
+    @Test(arguments: [3, 4, 16])
+    func aLastLineLongerThanASharePartsTheRestAsItCan(chunks: Int) throws {
+        let long = String(repeating: "x", count: 2_000)
+        let text = [
+            try recordedLine("2026-11-22T02:30:11.123Z", "ACK"),
+            try recordedLine("2026-11-22T02:30:11.623Z", "MSG\t118f91f:UdoBre1M\t{\"t\":23,\"online_viewer_num\":44}"),
+            try recordedLine("2026-11-22T02:30:12.123Z", "MSG\t118f91f:UdoBre1M\t{\"t\":1,\"cm\":\"\(long)\"}"),
+        ].joined(separator: "\n") + "\n"
+        var bytes = text
+        let parts = bytes.withUTF8 { RecordingParser.parseInChunks(bytes: $0, file: "r.ndjson", chunks: chunks) }
+        let whole = RecordingParser.parse(text, file: "r.ndjson")
+        #expect(whole.items.count == 3)
+        #expect(parts == whole)
+    }
+
     @Test(arguments: ["", "\n", "not json\n", "not json", "\n\n\n"])
     func aRecordingWithoutFramesIsReadAsInOnePiece(_ text: String) {
         var bytes = text

@@ -78,6 +78,18 @@ struct ClientHandshakeTests {
         #expect(answer(Self.ok(bad), deflate: true).isFailure(saying: "parameter"))
     }
 
+    /// Found by the fuzzer (Fuzz/handshake): a parameter with no name (an empty one between semicolons, or `=`
+    /// alone) was split into no pieces and its name read at index 0, a trap: any server could crash the client
+    /// by agreeing to deflate that way.
+    @Test("a deflate parameter without a name is refused, not read", arguments: [
+        "permessage-deflate; ;", "permessage-deflate; =10",
+        "permessage-deflate; \"\"",
+    ])
+    func namelessParameter(extensions: String) {
+        let head = Self.ok("Sec-WebSocket-Extensions: \(extensions)\r\n")
+        #expect(answer(head, deflate: true).isFailure(saying: "parameter"), "\(answer(head, deflate: true))")
+    }
+
     @Test("each wrong answer fails with words that say what was wrong", arguments: [
         ("HTTP/1.1 403 Forbidden\r\n\r\n", "403"),
         ("SSH-2.0-OpenSSH\r\n", "not HTTP"),
@@ -96,6 +108,21 @@ struct ClientHandshakeTests {
     func endless() {
         let head = "HTTP/1.1 101 Switching\r\n" + String(repeating: "X-Pad: yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\r\n", count: 2_000)
         #expect(answer(head, chunk: 1000).isFailure(saying: "16 KiB"))
+    }
+
+    /// Found by reasoning about the fuzzer's check that an answer read whole and cut into chunks opens alike: a
+    /// chunk that ended inside the blank line of a head of exactly 16 KiB failed, the same bytes in one chunk
+    /// opened.
+    @Test("a head of exactly 16 KiB opens however it is cut", arguments: [0, 1000, 16_385, 16_386])
+    func headAtTheCap(chunk: Int) {
+        let start = Self.ok().dropLast()  // without its blank line ("\r\n" is one Character)
+        let padding = ClientHandshake.maxAnswerBytes - start.utf8.count - "X-Pad: ".utf8.count
+        let head = start + "X-Pad: " + String(repeating: "y", count: padding) + "\r\n\r\n"
+        #expect(head.utf8.count == ClientHandshake.maxAnswerBytes + 4)
+        guard case .accepted = answer(head, chunk: chunk) else {
+            Issue.record("refused in chunks of \(chunk): \(answer(head, chunk: chunk))")
+            return
+        }
     }
 
     @Test("control characters of an answer reach the error escaped")

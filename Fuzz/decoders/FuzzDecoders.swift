@@ -1,10 +1,7 @@
 // The libFuzzer target of BCMessages: the fast engine and Foundation's engine must agree on every input.
 //
-// Built by Fuzz/run.sh as one module with BCMessages' own sources (`-module-name BCMessages`), so that it can
-// use the module's internals (FastEngine, TapeDocument) without a change to Package.swift:
-//
-//     swiftc -O -wmo -swift-version 6 -sanitize=fuzzer,address -parse-as-library -module-name BCMessages \
-//         $(find Sources/BCMessages -name '*.swift') Fuzz/FuzzDecoders.swift -o .build-fuzz/fuzz-decoders
+// Built by Fuzz/run.sh against BCMessages compiled for testing (`@testable import`), so that it can use the
+// module's internals (FastEngine, TapeDocument) without a change to Package.swift.
 //
 // For each input, in lenient and strict mode: both engines decode it to equal `BCResponse` values, or both fail
 // with equal `BCDecodingError`s (reason, t, kind, key path, expected, found, unmodelled keys, excerpt): what
@@ -17,6 +14,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+@testable import BCMessages
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

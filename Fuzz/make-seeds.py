@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets other than `decoders` (Fuzz/<target>/corpus/), from the cases of
+their Swift Testing suites: ClientFrameReaderTests, MessageInflaterTests, ClientHandshakeTests, BCSVRLineTests,
+RecordingTests and ReplayLoaderTests, DecodeInputTests. Run it again after changing a case: `python3 Fuzz/make-seeds.py`.
+Each seed is named after its case, so a run of the script rewrites the same files."""
+import hashlib
+import json
+import os
+import zlib
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(target, name, data):
+    folder = os.path.join(here, target, "corpus")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as file:
+        file.write(data if isinstance(data, bytes) else data.encode())
+
+
+# frames: a settings byte (bit 0 deflate, bits 1-2 cap, bits 3-4 scratch, bits 5-7 cuts), then server frames.
+def frame(payload, opcode=1, final=True, rsv1=False, masked=False):
+    head = bytes([(0x80 if final else 0) | (0x40 if rsv1 else 0) | opcode])
+    mask = 0x80 if masked else 0
+    n = len(payload)
+    if n < 126:
+        head += bytes([mask | n])
+    elif n <= 0xFFFF:
+        head += bytes([mask | 126]) + n.to_bytes(2, "big")
+    else:
+        head += bytes([mask | 127]) + n.to_bytes(8, "big")
+    return head + (b"\0\0\0\0" if masked else b"") + payload
+
+
+def deflated(messages, reset=False):
+    out, c = [], zlib.compressobj(9, zlib.DEFLATED, -15)
+    for m in messages:
+        if reset:
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        data = c.compress(m) + c.flush(zlib.Z_SYNC_FLUSH)
+        out.append(data[:-4])  # RFC 7692: the sender takes off 00 00 FF FF
+    return out
+
+
+msg = b'MSG\t118f91f:UdoBre1M\t{"t":23,"online_viewer_num":44}'
+plain = {
+    "stream": frame(msg) + frame(b"\x09\x08", 0x9) + frame(b"frag", final=False) + frame(b"", 0xA)
+    + frame(b"mented", 0) + frame(b"x" * 300, 2) + frame(b""),
+    "close-1000": frame(b"\x03\xe8bye", 0x8) + frame(b"after"),
+    "close-bad-utf8": frame(b"\x03\xe8\xff", 0x8),
+    "close-1-byte": frame(b"\x03", 0x8),
+    "masked": frame(b"a", masked=True),
+    "rsv2": b"\xa1\x00",
+    "opcode-3": frame(b"a", 3),
+    "ping-126": frame(b"\0" * 126, 0x9),
+    "continuation-first": frame(b"a", 0),
+    "text-in-fragments": frame(b"a", final=False) + frame(b"b"),
+    "top-length-bit": b"\x81\x7f\x80" + b"\0" * 7,
+    "length-64k": frame(b"y" * 70000)[:200],
+    "not-utf8": frame(b"\xc3\x28"),
+    "utf8-split": frame("日本 🎁".encode()[:5], final=False) + frame("日本 🎁".encode()[5:], 0),
+}
+for index, (name, data) in enumerate(plain.items()):
+    write("frames", name, bytes([(index % 8) << 5 | (index % 3) << 1]) + data)
+texts = [b'{"t":1}', b"zeros" + b"\0" * 3000, msg, msg]
+for reset in (False, True):
+    stream = b"".join(frame(d, rsv1=True) for d in deflated(texts, reset))
+    write("frames", "deflate" + ("-reset" if reset else ""), bytes([0x01 | 1 << 3 | 2 << 5]) + stream)
+bomb = deflated([b"\0" * 200000])[0]
+write("frames", "deflate-bomb", bytes([0x01 | 1 << 1 | 2 << 3]) + frame(bomb, rsv1=True))
+parts = deflated([msg])[0]
+write("frames", "deflate-fragmented", bytes([0x01 | 3 << 5])
+      + frame(parts[:5], rsv1=True, final=False) + frame(parts[5:], 0))
+write("frames", "deflate-corrupt", bytes([0x01]) + frame(b"\xff\xff\xff", rsv1=True))
+
+# handshake: a settings byte (bit 0 offers deflate, bit 1 asks "chat", bits 2-4 cuts), then the answer.
+accept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+ok = ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      f"Sec-WebSocket-Accept: {accept}\r\n")
+answers = {
+    "ok": (0, ok + "\r\n\x81\x00"),
+    "deflate": (1, ok + "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; "
+                "client_max_window_bits=15\r\n\r\n"),
+    "deflate-quoted": (1, ok + 'Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits="10"\r\n\r\n'),
+    "deflate-twice": (1, ok + "Sec-WebSocket-Extensions: permessage-deflate, permessage-deflate\r\n\r\n"),
+    "subprotocol": (2, ok + "Sec-WebSocket-Protocol: chat\r\n\r\n"),
+    "404": (0, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"),
+    "not-http": (0, "SSH-2.0-OpenSSH\r\n"),
+    "wrong-accept": (0, ok.replace(accept, "x") + "\r\n"),
+    "no-colon": (0, ok + "nonsense\r\n\r\n"),
+    "lowercase": (4 << 2, ok.lower().replace(accept.lower(), accept).replace("http/1.1", "HTTP/1.1") + "\r\n"),
+    "escape-in-status": (0, "HTTP/1.1 1\x1b[31m1 x\r\n\r\n"),
+}
+for name, (settings, text) in answers.items():
+    write("handshake", name, bytes([settings]) + text.encode())
+
+# bcsvr-lines: frames as a server (or a client) sends them.
+lines = ['MSG\t118f91f:UdoBre1M\t{"t":8}', 'MSG\t118f91f:UdoBre1M\t{"cm":"a\tb"}', "MSG\tk\t", "ACK", "ACK\tword",
+         "ACK\t", "ACK\ta\tb", "ERR\tbad key", "ERR", "ERR\tno\tsuch", "MSG", "MSG\tonly-key", "HELLO\tthere",
+         "msg\tk\t{}", "ACK\r", "ACK\r\nMSG\tk\t{}\r\n", "\n\nACK\n\n\nERR\tx\n", "ACK\n \r\n\t\nACK\tw", "\r\n",
+         'MSG\tk\t{"c":"日本 🎁"}\r\nACK\té', "SUB\t118f91f:UdoBre1M", "PING", "PING\tword",
+         "MSG\t118f91f:UdoBre1M\t{\u0301}", "MSG\t118f91f:UdoBre1M\t{\"t\":1}\r\r", "MSG\tk\u0301\t{}"]
+for line in lines:
+    write("bcsvr-lines", hashlib.sha1(line.encode()).hexdigest()[:16], line)
+
+
+# recordings: NDJSON as `listen --record` writes it, and the lines the loader tests hold.
+def recorded(time, text):
+    return json.dumps({"key": "118f91f:UdoBre1M", "text": text, "time": time}, ensure_ascii=False, sort_keys=True)
+
+
+recording = "\n".join([
+    recorded("2026-11-22T02:30:11.123Z", "ACK"),
+    recorded("2026-11-22T02:30:11.623Z", 'MSG\t118f91f:UdoBre1M\t{"t":23,"online_viewer_num":44}'),
+    '{"time":"2026-11-22T02:30:12Z","key":"118f91f:UdoBre1M"}', "", "not json at all",
+    recorded("2026-11-22T02:30:14.123Z", 'MSG\t118f91f:UdoBre1M\t{"t":8}'),
+    '{"time":"yesterday","key":"k","text":"ACK"}', "[1,2]", '{"time":"2026-11-22T02:30:15Z","key":"k","text":3}', ""])
+tape = [r'{"key":"k:1","text":"MSG\tk:1\t{\"t\":1,\"cm\":\"\\u3053\\uD83C\\uDF38 \\\"q\\\" \\\\\"}","time":"2026-11-22T02:30:11.123Z"}',
+        r'{"time":"2026-11-22T02:30:11Z","key":"é\u00e9","text":"ACK","binary":false}',
+        r'{"time":"2026-11-22T02:30:11.5Z","key":"k","bytes":"AAEC/w==","binary":true}',
+        r'{"time":"2026-11-22T02:30:11.123Z","key":"k","bytes":"AAEC","refused":"too big","size":9}',
+        r'{"time":"2026-11-22T02:30:11.123Z","key":"k","text":"a","key":"second"}',
+        r'{"time":"2026-11-22T02:30:11Z","key":"k","text":"\ud800"}',
+        r'{"time":"2024-02-29T23:59:59.999Z","key":"k","text":"ACK"}',
+        r'{"time":"1970-01-01T00:00:00.000Z","key":"k","text":"ACK"}',
+        r'{"time":"2026-11-22T02:30:11.123+09:00","key":"k","text":"ACK"}']
+write("recordings", "recording", recording)
+write("recordings", "recording-crlf", recording.replace("\n", "\r\n"))
+for index, line in enumerate(tape):
+    write("recordings", f"tape-{index}", line + "\n")
+# Messages as they come: the first fixtures of Tests/Payloads, one a line.
+payloads = os.path.join(here, "..", "Tests", "Payloads")
+fixtures = sorted(name for name in os.listdir(payloads) if name.endswith(".json"))[:12]
+with_lines = []
+for name in fixtures:
+    with open(os.path.join(payloads, name), encoding="utf-8") as file:
+        with_lines.append(json.dumps(json.load(file), ensure_ascii=False, separators=(",", ":")))
+write("decode-input", "fixtures", "\n".join(with_lines) + "\n")
+
+# decode-input: what `bcstream decode` reads, each shape of DecodeInput's comment, mixed.
+decode = "\n".join([
+    '{"t":23,"online_viewer_num":44}', 'MSG\t118f91f:UdoBre1M\t{"t":8}', "ACK", "ERR\tbad key", "PING", "SUB\tk:1",
+    recorded("2026-11-22T02:30:11.123Z", 'MSG\tk:1\t{"t":8}\nACK'),
+    '{"binary":true,"bytes":"AAEC","key":"k:1","time":"2026-11-22T02:30:11.123Z"}',
+    '{"bytes":"TVNH","key":"k:1","refused":"larger than 1048576 bytes","time":"2026-11-22T02:30:11.123Z"}',
+    '{"time":1,"key":2,"t":3}', "[1,2]", "garbage", "MSG\tonly-key", "  \t ", '\u3000{"t":1}\u3000'])
+write("decode-input", "shapes", "\ufeff" + decode + "\n")
+write("decode-input", "shapes-crlf", decode.replace("\n", "\r\n"))
+write("decode-input", "not-utf8", b'{"t":1,"cm":"\xe9t\xe9"}\n\xf0\x9f\x8e\nACK\xc0\xaf\n')
+write("decode-input", "binary", b"\x00\x01\x02ACK\n")
