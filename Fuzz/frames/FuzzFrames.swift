@@ -28,7 +28,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let whole = FuzzFrames.read(stream, cuts: [stream.count], deflate: deflate, limit: limit, scratch: scratchSize)
     let cut = FuzzFrames.read(stream, cuts: chunkSizes(stream.count, pattern: Int(settings >> 5)),
                               deflate: deflate, limit: limit, scratch: scratchSize)
-    if whole != cut, !FuzzFrames.bothRefusedACompressedMessage(whole, cut) {
+    if whole != cut, !FuzzFrames.bothRefusedTheLastMessage(whole, cut) {
         fatalError("the stream read whole and cut into chunks differ:\n  whole: \(whole)\n  cut:   \(cut)")
     }
     return 0
@@ -44,17 +44,20 @@ enum FuzzFrames {
         /// A message refused: too big (`size` as the service reports it, for an uncompressed one), not UTF-8, or
         /// not deflate (zlib's words).
         case tooBig(binary: Bool, size: Int?)
-        case invalidUTF8([UInt8])
+        /// Text found not to be UTF-8 at the first bad chunk: how much of it came depends on the cuts.
+        case invalidUTF8
         case corrupt(String)
     }
 
     /// zlib gives up on a bad deflate stream without handing over what it inflated of the call's input before
     /// the fault: fed whole, such a message is corrupt; fed in pieces, the pieces before the fault come out, and
-    /// may pass the cap first. Either way the message is refused and the connection closes (1007 or 1009).
-    static func bothRefusedACompressedMessage(_ left: [Event], _ right: [Event]) -> Bool {
+    /// may pass the cap first. Text is checked a chunk at a time, so a chunk that holds both a bad byte and the
+    /// byte past the cap is refused for one or the other as the cuts fall. Either way the message is refused and
+    /// the connection closes (1007 or 1009).
+    static func bothRefusedTheLastMessage(_ left: [Event], _ right: [Event]) -> Bool {
         func refusedCompressed(_ event: Event?) -> Bool {
             switch event {
-            case .corrupt, .tooBig(_, size: nil): true
+            case .corrupt, .tooBig, .invalidUTF8: true
             default: false
             }
         }
@@ -200,12 +203,14 @@ enum FuzzFrames {
                 fatalError("the assembler was fed after a refusal")
             case .message(let binary, let bytes):
                 require(bytes.count <= assembler.limit, "a message of \(bytes.count) bytes past the cap")
-                if !binary, String(validating: bytes, as: UTF8.self) == nil {
-                    events.append(.invalidUTF8(bytes))
-                    stopped = true
-                } else {
-                    events.append(.message(binary: binary, bytes: bytes))
-                }
+                require(binary || String(validating: bytes, as: UTF8.self) != nil, "text delivered that is not UTF-8")
+                events.append(.message(binary: binary, bytes: bytes))
+            case .invalidUTF8(let received, let prefix):
+                require(prefix.count <= received && prefix.count <= MessageAssembler.keptPrefix)
+                require(String(validating: prefix, as: UTF8.self) == nil || prefix.count < received,
+                        "refused as not UTF-8, and what was kept of it is UTF-8")
+                events.append(.invalidUTF8)
+                stopped = true
             case .tooBig(let limit, let binary, let received, let prefix):
                 require(limit == assembler.limit && received > limit && prefix.count <= MessageAssembler.keptPrefix)
                 events.append(.tooBig(binary: binary, size: compressed ? nil : received + stillAnnounced))
