@@ -103,7 +103,11 @@ public actor ReplayServer {
 
     /// Returns once channel `key` has a subscriber that reads (at once if it has one), or the server stops. A
     /// client's `SUB` reaches the server some time after the client sent it; `push` before then reaches nobody.
-    public func waitForSubscriber(to key: String) async {
+    public func waitForSubscriber(to key: ChannelKey) async {
+        await waitForSubscriber(toChannel: key.text)
+    }
+
+    private func waitForSubscriber(toChannel key: String) async {
         if hasSubscribers(key) { return }
         await withCheckedContinuation { subscriberWaiters[key, default: []].append($0) }
     }
@@ -144,8 +148,8 @@ public actor ReplayServer {
     }
 
     /// The bytes queued for the subscribers of `key`, together.
-    public func queuedBytesOfSubscribers(to key: String) -> Int {
-        clients.filter { $0.value.key == key }.keys.reduce(0) { $0 + server.queuedBytes(for: $1) }
+    public func queuedBytesOfSubscribers(to key: ChannelKey) -> Int {
+        clients.filter { $0.value.key == key.text }.keys.reduce(0) { $0 + server.queuedBytes(for: $1) }
     }
 
     /// The channels the server holds: those with subscribers, and those waiting out their grace period.
@@ -231,7 +235,16 @@ public actor ReplayServer {
             // Echo the word like the other service of this family does: `PING\tword` → `ACK\tword`.
             server.send("ACK" + line.dropFirst(4), to: client)
         } else if line.hasPrefix("SUB\t") {
-            let key = String(line.dropFirst(4))
+            // A key is checked as every key is (`ChannelKey`): one with a TAB, a control or a bidi character is
+            // answered `ERR` and not subscribed; the log shows it escaped and bounded.
+            let key: String
+            do {
+                key = try ChannelKey(String(line.dropFirst(4))).text
+            } catch {
+                server.send("ERR\tSUB: \(error)", to: client)
+                log(.badKey(client, String(line.dropFirst(4)), error))
+                return
+            }
             if !subscriber.keys.contains(key), subscriber.keys.count >= limits.maxKeysPerConnection {
                 refuse(client, "more than \(limits.maxKeysPerConnection) keys on one connection")
                 return
@@ -334,7 +347,7 @@ public actor ReplayServer {
             if Task.isCancelled { return }
             while true {
                 if !hasSubscribers(key) {
-                    await waitForSubscriber(to: key)
+                    await waitForSubscriber(toChannel: key)
                 } else if await roomForNext(on: key) {
                     break
                 }

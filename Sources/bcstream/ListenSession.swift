@@ -43,7 +43,7 @@ struct ListenSession {
         let maker = FleetMessageMaker()
         await withTaskGroup(of: Bool.self) { group in
             for (index, listener) in listeners.enumerated() {
-                let key = listener.configuration.key
+                let key = listener.configuration.key.text
                 let host = listener.configuration.host
                 let onEvent = onEvent
                 group.addTask {

@@ -45,7 +45,7 @@ import Testing
         let info = try LiveInfo(answer: try sample("api-live-info.json"), requested: "x")
         #expect(info.liveID == "Xq3Zk-8s_Ab4Cd5Ef6Gh7J")
         #expect(info.broadcastHost == "online.mirrativ.com")
-        #expect(info.key == "3a7c0de:Qw8Er5Ty")
+        #expect(info.key.text == "3a7c0de:Qw8Er5Ty")
         #expect(info.isLive && !info.isPrivate && info.endedAt == 0)
         #expect(info.endpoint?.absoluteString == "wss://online.mirrativ.com/")
         #expect(info.ownerName == "テスト配信者🌸")
@@ -57,7 +57,7 @@ import Testing
             {"live_id":12345,"is_live":"1","ended_at":"0","is_private":false,"broadcast_host":"127.0.0.1:8443",
              "broadcast_key":"a:b","title":7}
             """), requested: "x")
-        #expect(info.liveID == "12345" && info.key == "a:b" && info.endpoint?.port == 8443)
+        #expect(info.liveID == "12345" && info.key.text == "a:b" && info.endpoint?.port == 8443)
         #expect(info.title == "7")
     }
 
@@ -75,6 +75,27 @@ import Testing
     ] as [(String, LiveDirectoryError)])
     func liveInfoErrors(text: String, expected: LiveDirectoryError) throws {
         #expect(throws: expected) { try LiveInfo(answer: try json(text), requested: "x") }
+    }
+
+    /// The key goes into `SUB\t<key>`: an API answering `k1\nSUB\tvictim-key` would subscribe the listener to
+    /// `victim-key` too.
+    @Test("a hostile bcsvr_key or broadcast_key is refused, naming the field, the value escaped", arguments: [
+        ("bcsvr_key", "k1\nSUB\tvictim-key"), ("bcsvr_key", "k1\tvictim"), ("broadcast_key", "k\u{1B}[2J"),
+        ("bcsvr_key", "k\u{202E}1"), ("bcsvr_key", String(repeating: "k", count: 257)),
+    ])
+    func liveInfoHostileKey(field: String, key: String) throws {
+        var answer: [String: String] = ["broadcast_host": "h.example", field: key]
+        answer["is_live"] = "1"
+        let text = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
+        #expect {
+            try LiveInfo(answer: try json(text), requested: "x")
+        } throws: { error in
+            guard case LiveDirectoryError.unusableKey(let invalid) = error else { return false }
+            let said = "\(error)"
+            return invalid.origin == "the live info answer's \(field)" && invalid.value == key
+                && said.hasPrefix("the live info answer's \(field): ")
+                && !said.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{202E}" }
+        }
     }
 
     @Test("the captured profile: live with onlive.live_id; offline with null; odd onlive values are errors")
@@ -139,7 +160,7 @@ import Testing
             "/base/api/live/live?live_id=Xq3Zk-8s_Ab4Cd5Ef6Gh7J": Self.ok(live),
         ])
         let info = try await api.directory(cookie: "mr_id=SECRET").resolve(.user(id: "9001234"))
-        #expect(info.key == "3a7c0de:Qw8Er5Ty")
+        #expect(info.key.text == "3a7c0de:Qw8Er5Ty")
         let requests = api.requests.withLock { $0 }
         #expect(requests.map(\.url.absoluteString) == [
             "https://api.example.com/base/api/user/profile?user_id=9001234",
