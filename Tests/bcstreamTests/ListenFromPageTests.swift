@@ -99,6 +99,7 @@ import Testing
         ("huge", 4, "larger than 1048576 bytes"),
         ("ended-live", 2, "has ended"),
         ("private-live", 2, "is private"),
+        ("hostile-key", 4, #"the live info answer's bcsvr_key: a key with a line break in it"#),
     ] as [(String, Int32, String)])
     func failingAnswer(liveID: String, status: Int32, message: String) async throws {
         let service = try await LiveServiceStandIn.start()
@@ -107,6 +108,8 @@ import Testing
         #expect(run.status == status, "stderr: \(run.stderr)")
         #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
         #expect(run.lines.isEmpty)
+        #expect(!run.stderr.unicodeScalars.contains("\u{1B}"), "a raw escape reached the terminal: \(run.stderr)")
+        #expect(!service.replay.stderr.contains("subscribed"), "the bcsvr server heard a SUB: \(service.replay.stderr)")
     }
 
     @Test("a user who is offline, without --wait: exit 2 and the hint")
