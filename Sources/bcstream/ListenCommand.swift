@@ -285,7 +285,7 @@ struct ListenCommand: AsyncParsableCommand {
         let liveID = info.liveID
         var source: ListenSession.BacklogSource?
         if backlog {
-            source = { @Sendable (_: String) async -> Result<[String], LiveDirectoryError> in
+            source = { @Sendable (_: String) async -> Result<BacklogComments, LiveDirectoryError> in
                 do throws(LiveDirectoryError) {
                     return .success(try await directory.backlog(liveID: liveID))
                 } catch {

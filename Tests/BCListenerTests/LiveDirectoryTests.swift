@@ -115,21 +115,37 @@ import Testing
         }
     }
 
-    @Test("the backlog: oldest first, t added where absent, non-objects skipped, decodable as comments")
+    @Test("the backlog in the service's shape: oldest first, typed, ids and times as strings or numbers")
     func backlog() throws {
-        let texts = try BacklogComments.messages(answer: try sample("live-comments.json"))
-        #expect(texts.count == 2)
-        let decoder = BCMessageDecoder()
-        let ids = try texts.map { text -> String in
-            guard case .comment(let comment) = try decoder.decode(text) else { return "not a comment" }
-            return comment.commentID
-        }
-        #expect(ids == ["900001", "900002"])
-        let mixed = try BacklogComments.messages(answer: try json(#"{"comments":[{"lci":"2","t":1},7,"x",{"lci":"1"}]}"#))
-        #expect(mixed.count == 2)
+        let backlog = try BacklogComments(answer: try sample("live-comments.json"))
+        #expect(backlog.problems.isEmpty)
+        #expect(backlog.comments == [
+            BacklogComment(id: "900001", userID: "4530001", userName: "テスト視聴者A",
+                           text: "first backlog comment\non two lines", createdAt: 1_540_124_930,
+                           profileImageURL: "https://cdn.example.com/profile_image/a_m.jpeg?1540123000",
+                           badgeImageURL: "https://cdn.example.com/continuous_streamer/ic_badge_S.png?v6",
+                           isModerator: true, isContinuousStreamer: true),
+            BacklogComment(id: "900002", userID: "4530002", userName: "テスト視聴者B",
+                           text: "second backlog comment, also sent live", createdAt: 1_540_124_940,
+                           profileImageURL: "https://cdn.example.com/profile_image/b_m.jpeg?1540124000"),
+        ])
+        let mixed = try BacklogComments(answer: try json(
+            #"{"comments":[{"id":"2","comment":"x","lci":"9","t":1},7,{"comment":"no id"},{"id":1,"is_moderator":true}]}"#))
+        #expect(mixed.comments.map(\.id) == ["1", "2"])
+        #expect(mixed.comments.map(\.isModerator) == [true, false])
+        #expect(mixed.comments.last?.unknownKeys == ["lci", "t"])
+        #expect(mixed.problems == [.noID, .notAnObject])
         #expect(throws: LiveDirectoryError.missingKeys(endpoint: "live comments", keys: ["comments (an array)"])) {
-            try BacklogComments.messages(answer: try json(#"{"comments":{}}"#))
+            try BacklogComments(answer: try json(#"{"comments":{}}"#))
         }
+    }
+
+    @Test("the shared sample of the comments answer reads without unknown keys")
+    func backlogSharedSample() throws {
+        let backlog = try BacklogComments(answer: try sample("api-live-comments.json"))
+        #expect(backlog.comments.map(\.id) == ["90412345601", "90412345678"])
+        #expect(backlog.comments.allSatisfy { $0.unknownKeys.isEmpty })
+        #expect(backlog.comments.first?.text == "初見です！\nよろしく")
     }
 
     /// A transport that records the requests and answers from a table.

@@ -36,15 +36,20 @@ import Testing
         #expect(run.status == 0, "stderr: \(run.stderr)")
         if format == "ndjson" {
             let objects = try run.lines.map(object)
-            #expect(objects.compactMap { $0["t"] as? Int } == [1, 1, 1, 8], "stdout: \(run.lines)")
+            #expect(objects.map { $0["kind"] as? String } == ["backlogComment", "backlogComment", "comment", "liveEnded"],
+                    "stdout: \(run.lines)")
             #expect(objects.map { $0["backlog"] as? Bool } == [true, true, nil, nil])
             #expect(objects.allSatisfy { $0["key"] as? String == "test:Xq3Zk-8s_Ab4Cd5Ef6Gh7J" })
-            let ids = objects.compactMap { ($0["message"] as? [String: Any])?["lci"] }.map { "\($0)" }
-            #expect(ids == ["900001", "900002", "900003"], "oldest first, 900002 once: \(run.lines)")
+            let messages = objects.compactMap { $0["message"] as? [String: Any] }
+            #expect(messages.prefix(2).map { $0["id"] as? String } == ["900001", "900002"], "oldest first")
+            #expect(messages.prefix(2).map { $0["userName"] as? String } == ["テスト視聴者A", "テスト視聴者B"])
+            #expect(messages.first?["createdAt"] as? Int == 1_540_124_930)
+            #expect(messages.first?["isModerator"] as? Bool == true && messages.first?["isContinuousStreamer"] as? Bool == true)
+            #expect(messages.dropFirst(2).first?["lci"] as? String == "900003", "900002 once: \(run.lines)")
         } else {
             #expect(run.lines.count == 4, "stdout: \(run.lines)")
-            #expect(run.lines.prefix(2).allSatisfy { $0.contains("[backlog]") })
-            #expect(run.lines[0].contains("first backlog comment"))
+            #expect(run.lines.prefix(2).allSatisfy { $0.hasPrefix("api    backlogComment       [backlog] ") })
+            #expect(run.lines[0].hasSuffix(#"テスト視聴者A: first backlog comment\u{A}on two lines"#), "\(run.lines[0])")
             #expect(run.lines.filter { $0.contains("second backlog comment") }.count == 1)
             #expect(run.lines[2].contains("a live comment") && !run.lines[2].contains("[backlog]"))
             #expect(run.lines[3].contains("liveEnded"))
