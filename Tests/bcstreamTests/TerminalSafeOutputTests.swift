@@ -248,8 +248,9 @@ import Testing
 
     // MARK: - replay
 
-    /// A client whose `SUB` frame holds more lines: a key with controls, an unknown command with controls, and one
-    /// of one character and 50,000 combining marks. The server's activity log shows them escaped and cut.
+    /// A client whose `SUB` frame holds more lines: a second `SUB` with a key with controls (refused: not a channel
+    /// key), an unknown command with controls, and one of one character and 50,000 combining marks. The server's
+    /// activity log shows them escaped and cut.
     @Test func replayLogsWhatClientsSentEscapedAndCut() async throws {
         let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
                                      arguments: ["replay", "Tests/Payloads/8-live-ended-bare.json", "--interval", "0"],
@@ -257,7 +258,8 @@ import Testing
         defer { replay.stop() }
         let url = try #require(try await replay.lines.next(within: .seconds(10), "the replay URL"))
 
-        let key = "k\u{1B}]0;pwned\u{7}\n\u{1B}[2Jevil\u{9B}\u{202E}cmd\nY" + String(repeating: "\u{301}", count: 50_000)
+        let key = "k:1\nSUB\tk\u{1B}]0;pwned\u{7}\n\u{1B}[2Jevil\u{9B}\u{202E}cmd\nY"
+            + String(repeating: "\u{301}", count: 50_000)
         let client = try BCStreamProcess.runPython(["Tests/Peers/bcsvr_client.py", url, key])
         #expect(client.status == 0, "the client ends when replay closes: \(client.stderr)")
         let status = try await replay.exitStatus(within: .seconds(10))
@@ -265,7 +267,9 @@ import Testing
         #expect(status == 0)
 
         let log = Self.safeLines(of: stderr.map { $0 + "\n" }.joined(), "replay's stderr")
-        #expect(log.contains { $0.hasSuffix(#" subscribed to k\u{1B}]0;pwned\u{7}"#) }, "\(Self.shown(log))")
+        #expect(log.contains { $0.hasSuffix(" subscribed to k:1") }, "\(Self.shown(log))")
+        #expect(log.contains { $0.contains("sent SUB with a key with U+001B in it")
+            && $0.hasSuffix(#": k\u{1B}]0;pwned\u{7}; answered ERR"#) }, "\(Self.shown(log))")
         #expect(log.contains { $0.hasSuffix(#"not bcsvr: \u{1B}[2Jevil\u{9B}\u{202E}cmd"#) }, "\(Self.shown(log))")
         let long = try #require(log.first { $0.unicodeScalars.contains("\u{301}") }, "\(Self.shown(log))")
         #expect(long.unicodeScalars.count < 400, "cut, not 50,000 combining marks: \(long.unicodeScalars.count) scalars")
