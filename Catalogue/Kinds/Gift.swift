@@ -34,6 +34,8 @@ extension Catalogue {
                 "this sending's id, kept digit for digit however long."),
             .optional("slot_id", "slotID", .string, "the slot the gift is shown in (`0` on the wire)."),
             .optional("speech", "speech", .string, "the text-to-speech line (\"ねこまるが小さなハートを贈りました\")."),
+            .optional("is_streaming_collab", "isStreamingCollab", .bool,
+                "the live was in a collab when the gift was sent (`0`/`1`; public captures of 2022)."),
             .optional("collab_streamer_ac", "collabStreamerName", .string,
                 "the collab streamer's display name, during a collab."),
             .optional("avatar_body_image_url", "avatarBodyImageURL", .string, "the sender's avatar image."),

@@ -54,6 +54,8 @@ public struct Audit: Sendable {
     private var skipped = 0
     private var badLines = 0
     private var badLineSamples: [AuditReport.BadLine] = []
+    /// The comments API's answers seen (`BacklogAudit.swift`).
+    var backlog = BacklogTally()
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
@@ -72,6 +74,8 @@ public struct Audit: Sendable {
         case .reencoded(let t, _): countReencoded(t: t)
         case .reencodedUnknown(let json): add(message: json, at: location)  // its keys are the wire's: compared
         case .skipped: skipped += 1
+        case .backlogAnswer(let json): add(backlogAnswer: json, at: location)
+        case .backlogReencoded: backlog.reencoded += 1
         case .bad(let reason): addBadLine(reason: reason, at: location)
         }
     }
@@ -230,18 +234,20 @@ public struct Audit: Sendable {
             parent.isEmpty ? key : parent + "." + key
         }
 
-        /// A key cut at `maxKeyBytes`, so that a path's length, and the cost of looking it up, is bounded.
-        func clipped(_ key: String) -> String {
-            guard key.utf8.count > limits.maxKeyBytes else { return key }
-            var kept = String.UnicodeScalarView()
-            var size = 0
-            for scalar in key.unicodeScalars {
-                size += String(scalar).utf8.count
-                if size > limits.maxKeyBytes { break }
-                kept.append(scalar)
-            }
-            return String(kept) + "…"
+        func clipped(_ key: String) -> String { Audit.clipped(key, maxBytes: limits.maxKeyBytes) }
+    }
+
+    /// A key cut at `maxBytes`, so that a path's length, and the cost of looking it up, is bounded.
+    static func clipped(_ key: String, maxBytes: Int) -> String {
+        guard key.utf8.count > maxBytes else { return key }
+        var kept = String.UnicodeScalarView()
+        var size = 0
+        for scalar in key.unicodeScalars {
+            size += String(scalar).utf8.count
+            if size > maxBytes { break }
+            kept.append(scalar)
         }
+        return String(kept) + "…"
     }
 
     // MARK: - Tallies
@@ -400,8 +406,13 @@ public struct Audit: Sendable {
             limitsReached.append("more than \(limits.maxUnknownKinds) unknown kinds: \(untrackedUnknownKindMessages) "
                 + "message\(untrackedUnknownKindMessages == 1 ? "" : "s") of further ones counted, not named")
         }
+        if backlog.untrackedKeys > 0 {
+            limitsReached.append("more than \(limits.maxPaths) distinct keys in backlog comments: "
+                + "\(backlog.untrackedKeys) occurrences of further keys counted, not named")
+        }
         return AuditReport(messages: messages, reencoded: reencoded, skippedLines: skipped, badLines: badLines,
                            badLineSamples: badLineSamples, kinds: reportKinds, unknownKinds: unknown,
-                           untrackedUnknownKindMessages: untrackedUnknownKindMessages, limitsReached: limitsReached)
+                           untrackedUnknownKindMessages: untrackedUnknownKindMessages, limitsReached: limitsReached,
+                           backlog: backlogReport())
     }
 }

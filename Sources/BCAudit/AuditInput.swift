@@ -40,6 +40,10 @@ public enum AuditInput: Hashable, Sendable {
     /// The keys of an unknown kind as a log of `listen --format ndjson` kept them (`raw`, re-encoded: key order
     /// and escapes are not the wire's, the keys and types are).
     case reencodedUnknown(json: String)
+    /// An answer of the comments API (`{"status":…,"comments":[…]}`, no `t`): audited against `BacklogComment`.
+    case backlogAnswer(json: String)
+    /// A backlog comment of a log of `listen --format ndjson` (`"kind":"backlogComment"`): the model's re-encoding.
+    case backlogReencoded
     /// A bcsvr line that carries no message (`ACK`, `ERR…`, `PING`).
     case skipped
     /// A line that was meant as input but cannot be read: why, in words.
@@ -57,8 +61,12 @@ public enum AuditInput: Hashable, Sendable {
         if value["t"] == nil, case .string? = value["time"], case .string? = value["key"] {
             return recordedFrame(value)
         }
+        if value["t"] == nil, case .array? = value["comments"] { return [.backlogAnswer(json: trimmed)] }
         // A line of `listen --format ndjson` (or `decode --format ndjson`): only its own keys, and what it kept.
         if case .object(let members, _) = value, members.allSatisfy({ logKeys.contains($0.key) }) {
+            if case .string("backlogComment", _)? = value["kind"], case .object? = value["message"] {
+                return [.backlogReencoded]
+            }
             if case .object? = value["message"], case .number(let range)? = value["t"],
                let t = Int(String(decoding: Array(trimmed.utf8)[range], as: UTF8.self)) {
                 let kind: String = if case .string(let kind, _)? = value["kind"] { kind } else { "" }

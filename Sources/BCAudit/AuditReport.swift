@@ -31,13 +31,15 @@ public struct AuditReport: Hashable, Sendable, Codable {
     /// Each limit of memory that was reached, in words; empty when the report is complete.
     public var limitsReached: [String]
     public var findings: Findings
+    /// Backlog comments (the comments API's answers) seen; absent when none was.
+    public var backlog: Backlog?
     /// The earlier report this one was compared with (`audit --baseline FILE`): then the findings are only what
     /// that one did not have.
     public var baseline: String?
 
     public init(messages: Int, reencoded: Int, skippedLines: Int, badLines: Int, badLineSamples: [BadLine],
                 kinds: [Kind], unknownKinds: [UnknownKind], untrackedUnknownKindMessages: Int,
-                limitsReached: [String]) {
+                limitsReached: [String], backlog: Backlog? = nil) {
         self.messages = messages
         self.reencoded = reencoded
         self.skippedLines = skippedLines
@@ -47,13 +49,14 @@ public struct AuditReport: Hashable, Sendable, Codable {
         self.unknownKinds = unknownKinds
         self.untrackedUnknownKindMessages = untrackedUnknownKindMessages
         self.limitsReached = limitsReached
+        self.backlog = backlog
         findings = Findings(newKeys: 0, newKinds: 0, drift: 0, missingKeys: 0)
         recount()
     }
 
     private mutating func recount() {
         findings = Findings(
-            newKeys: kinds.map(\.newKeys.count).reduce(0, +),
+            newKeys: kinds.map(\.newKeys.count).reduce(0, +) + (backlog?.newKeys.count ?? 0),
             newKinds: unknownKinds.count + (untrackedUnknownKindMessages > 0 ? 1 : 0),
             drift: kinds.map(\.drift.count).reduce(0, +),
             missingKeys: kinds.map(\.missing.count).reduce(0, +))
@@ -80,6 +83,8 @@ public struct AuditReport: Hashable, Sendable, Codable {
 
         var result = self
         result.baseline = name
+        let earlierBacklogKeys = Set(earlier.backlog?.newKeys.map(\.path) ?? [])
+        result.backlog?.newKeys.removeAll { earlierBacklogKeys.contains($0.path) }
         result.unknownKinds = unknownKinds.filter { !earlierKinds.contains($0.t) }
         result.kinds = kinds.map { kind in
             var kind = kind
@@ -287,6 +292,20 @@ extension AuditReport {
             }
             if untrackedUnknownKindMessages > 0 {
                 lines.append("  and \(untrackedUnknownKindMessages) messages of further unknown kinds")
+            }
+            lines.append("")
+        }
+        if let backlog {
+            lines += Self.wrap("Backlog comments (the comments API): \(Self.count(backlog.comments, "comment")) in "
+                + "\(Self.count(backlog.answers, "answer"))"
+                + (backlog.reencoded > 0 ? ", \(backlog.reencoded) re-encoded (counted, keys not compared)" : ""),
+                columns: columns)
+            if !backlog.newKeys.isEmpty {
+                lines.append("  New keys (BacklogComment does not know them): count, types, sample; first at")
+                for key in backlog.newKeys {
+                    lines += Self.row(key.path, key.count, Self.types(key.types) + "  " + key.sample, columns: columns)
+                    lines += Self.fitted("      first at \(key.firstSeen)", columns: columns)
+                }
             }
             lines.append("")
         }

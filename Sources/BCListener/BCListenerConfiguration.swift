@@ -9,7 +9,7 @@ import BCMessages
 /// have no default: both come from the live-info answer (`bcsvr_key`, `wss://<broadcast_host>/`).
 public struct BCListenerConfiguration: Hashable, Sendable {
     /// The channel to subscribe to: the live's `bcsvr_key`, like `118f91f:UdoBre1M`.
-    public var key: String
+    public var key: ChannelKey
     /// The bcsvr WebSocket endpoint, `wss://<broadcast_host>/` (path `/`, no query).
     public var url: URL
     /// How often to send the bcsvr `PING` (the official app: 30 s). A link that has not answered the previous
@@ -37,7 +37,7 @@ public struct BCListenerConfiguration: Hashable, Sendable {
     public var maxHeldBytes: Int
 
     public init(
-        key: String,
+        key: ChannelKey,
         url: URL,
         pingInterval: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(10),

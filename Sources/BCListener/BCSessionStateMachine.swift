@@ -145,9 +145,9 @@ public struct BCSessionStateMachine: Sendable {
             let nextPingAt = now + configuration.pingInterval
             state = .open(Connection(attempt: attempt, openedAt: now, nextPingAt: nextPingAt, awaitingAck: false))
             return [
-                .emit(.connected(key: configuration.key)),
+                .emit(.connected(key: configuration.key.text)),
                 .send(BCSVRCommand.subscribe(key: configuration.key).text),
-                .emit(.subscribed(key: configuration.key)),
+                .emit(.subscribed(key: configuration.key.text)),
                 .setTimer(at: nextPingAt),
             ]
 
@@ -246,8 +246,8 @@ public struct BCSessionStateMachine: Sendable {
         var ended = false
         BCSVRLine.forEachLine(in: frame) { raw in
             // The usual line, a MSG of the subscribed channel, read without making the key again.
-            if let json = BCSVRLine.message(in: raw, ofKey: configuration.key) {
-                ended = decode(json, key: configuration.key, raw: raw, receivedAt: receivedAt, into: &actions)
+            if let json = BCSVRLine.message(in: raw, ofKey: configuration.key.text) {
+                ended = decode(json, key: configuration.key.text, raw: raw, receivedAt: receivedAt, into: &actions)
                 return !ended
             }
             let line = BCSVRLine(raw)
@@ -259,7 +259,7 @@ public struct BCSessionStateMachine: Sendable {
             case .unknown:
                 actions.append(.emit(.undecodable(nil, raw: String(raw), reason: line.problem ?? "unknown line")))
             case .message(let key, let json):
-                if let rejection = line.rejection(subscribedKey: configuration.key) {
+                if let rejection = line.rejection(subscribedKey: configuration.key.text) {
                     actions.append(.emit(.undecodable(nil, raw: String(raw), reason: rejection.description)))
                     return true
                 }

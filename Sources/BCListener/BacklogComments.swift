@@ -1,31 +1,35 @@
 import BCMessages
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
-/// The recent comments of a live (`GET /api/live/live_comments?live_id=<id>`), as messages a listener emits
-/// before the live ones. No answer was captured: the shape assumed (docs/DESIGN.md, "Following the real
-/// service") is `{"comments":[{…}, …]}`, newest first, each comment an object like a t=1 message's payload
-/// (`lci`, `cm`, `u`, `ac`, …). A comment without `t` is given `"t":1`; one that is not an object is skipped.
-public enum BacklogComments {
-    /// The comments' JSON texts, oldest first, at most `limit` of them (the newest).
-    public static func messages(answer: JSONValue, limit: Int = 1_000) throws(LiveDirectoryError) -> [String] {
+/// The recent comments of a live (`GET /api/live/live_comments?live_id=<id>`): `{"status":{…},"comments":[…]}`,
+/// newest first, each a `BacklogComment` (shared/samples/api-live-comments.json). A listener shows them, oldest
+/// first, before the live ones.
+public struct BacklogComments: Hashable, Sendable {
+    /// Oldest first, at most `limit` of them (the newest).
+    public var comments: [BacklogComment]
+    /// Members of `comments` that are not comments (not an object, no id), each with why; they are not shown.
+    public var problems: [BacklogComment.Problem]
+
+    public init(comments: [BacklogComment], problems: [BacklogComment.Problem] = []) {
+        self.comments = comments
+        self.problems = problems
+    }
+
+    /// Reads the answer. Work and memory are linear in `limit`: members past it are not looked at.
+    public init(answer: JSONValue, limit: Int = 1_000) throws(LiveDirectoryError) {
         let endpoint = "live comments"
         guard case .object = answer else { throw .notAnObject(endpoint: endpoint) }
-        guard case .array(let comments)? = answer["comments"] else {
+        guard case .array(let members)? = answer["comments"] else {
             throw .missingKeys(endpoint: endpoint, keys: ["comments (an array)"])
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        var texts: [String] = []
-        for comment in comments.prefix(max(0, limit)).reversed() {
-            guard case .object(var members) = comment else { continue }
-            if members["t"] == nil { members["t"] = .number("1") }
-            guard let data = try? encoder.encode(JSONValue.object(members)) else { continue }
-            texts.append(String(decoding: data, as: UTF8.self))
+        var comments: [BacklogComment] = []
+        var problems: [BacklogComment.Problem] = []
+        for member in members.prefix(max(0, limit)).reversed() {
+            do {
+                comments.append(try BacklogComment(json: member))
+            } catch {
+                problems.append(error)
+            }
         }
-        return texts
+        self.init(comments: comments, problems: problems)
     }
 }

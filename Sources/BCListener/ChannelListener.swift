@@ -7,7 +7,7 @@ import Foundation
 /// finishes when the live ends, when the listener gives up, or when the consumer stops iterating.
 ///
 /// ```swift
-/// let listener = ChannelListener(configuration: .init(key: "118f91f:UdoBre1M", url: url))
+/// let listener = ChannelListener(configuration: .init(key: try ChannelKey("118f91f:UdoBre1M"), url: url))
 /// for await event in listener {
 ///     if case .message(.gift(let gift), _, _, _) = event { show(gift) }
 /// }
@@ -274,13 +274,13 @@ final class ListenerSession {
             // Every frame is recorded, even one from a connection the session has left.
             switch socketEvent {
             case .text(let text):
-                record(RecordedFrame(time: receivedAt, key: configuration.key, text: text))
+                record(RecordedFrame(time: receivedAt, key: configuration.key.text, text: text))
                 frameBytes = text.utf8.count
             case .binary(let bytes):
-                record(RecordedFrame(time: receivedAt, key: configuration.key, content: .bytes(bytes), binary: true))
+                record(RecordedFrame(time: receivedAt, key: configuration.key.text, content: .bytes(bytes), binary: true))
                 frameBytes = bytes.count
             case .refused(let refused):
-                record(RecordedFrame(refused, at: receivedAt, key: configuration.key))
+                record(RecordedFrame(refused, at: receivedAt, key: configuration.key.text))
             case .upgrading, .opened, .closed, .failed:
                 break
             }

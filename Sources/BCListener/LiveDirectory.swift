@@ -51,10 +51,10 @@ public struct LiveDirectory: Sendable {
         return try StreamerStatus(answer: answer, requested: userID)
     }
 
-    /// The live's recent comments as message texts, oldest first.
-    public func backlog(liveID: String) async throws(LiveDirectoryError) -> [String] {
+    /// The live's recent comments, oldest first.
+    public func backlog(liveID: String) async throws(LiveDirectoryError) -> BacklogComments {
         let answer = try await get("/api/live/live_comments", query: "live_id", liveID, endpoint: "live comments")
-        return try BacklogComments.messages(answer: answer)
+        return try BacklogComments(answer: answer)
     }
 
     /// Resolves a reference to the live to follow now: a live's info, or the info of the live a streamer is

@@ -22,6 +22,8 @@ public enum LiveDirectoryError: Error, Hashable, Sendable, CustomStringConvertib
     case missingKeys(endpoint: String, keys: [String])
     /// A key holds a value that cannot be used (a host with a path in it, say).
     case unusableValue(endpoint: String, key: String, value: String)
+    /// The answer's channel key (`bcsvr_key` or `broadcast_key`) is not a channel key.
+    case unusableKey(InvalidChannelKey)
     /// No answer: timeout, TLS, connection refused, body too large.
     case transport(endpoint: String, HTTPFetchFailure)
 
@@ -46,6 +48,8 @@ public enum LiveDirectoryError: Error, Hashable, Sendable, CustomStringConvertib
                 + "live's wss:// URL and --key instead)"
         case .unusableValue(let endpoint, let key, let value):
             "the \(endpoint) answer's \(key) is unusable: \(value)"
+        case .unusableKey(let invalid):
+            "\(invalid); is --api-base the service's API?"
         case .transport(let endpoint, .bodyTooLarge(let limit)):
             "the \(endpoint) API's answer is larger than \(limit) bytes; reading stopped there (is --api-base right?)"
         case .transport(let endpoint, let failure):

@@ -12,8 +12,8 @@ public struct LiveInfo: Hashable, Sendable {
     public var liveID: String
     /// `broadcast_host`, possibly with `:port`; the endpoint is `wss://<broadcastHost>/`.
     public var broadcastHost: String
-    /// `bcsvr_key`, or `broadcast_key` when that is absent.
-    public var key: String
+    /// `bcsvr_key`, or `broadcast_key` when that is absent; checked (`ChannelKey`).
+    public var key: ChannelKey
     public var isLive: Bool
     public var isPrivate: Bool
     /// `ended_at` (Unix seconds), 0 while live.
@@ -21,7 +21,7 @@ public struct LiveInfo: Hashable, Sendable {
     public var title: String?
     public var ownerName: String?
 
-    public init(liveID: String, broadcastHost: String, key: String, isLive: Bool = true, isPrivate: Bool = false,
+    public init(liveID: String, broadcastHost: String, key: ChannelKey, isLive: Bool = true, isPrivate: Bool = false,
                 endedAt: Int = 0, title: String? = nil, ownerName: String? = nil) {
         self.liveID = liveID
         self.broadcastHost = broadcastHost
@@ -48,9 +48,9 @@ public struct LiveInfo: Hashable, Sendable {
         let liveID = answer["live_id"]?.text ?? requested
         // An ended live may come without its bcsvr fields: say it ended rather than that keys are missing.
         if !isLive || endedAt > 0 { throw .liveEnded(liveID: liveID) }
+        let bcsvrKey = (answer["bcsvr_key"]?.text).flatMap { $0.isEmpty ? nil : $0 }
         guard let host = answer["broadcast_host"]?.text, !host.isEmpty,
-              let key = (answer["bcsvr_key"]?.text).flatMap({ $0.isEmpty ? nil : $0 })
-                ?? (answer["broadcast_key"]?.text).flatMap({ $0.isEmpty ? nil : $0 }) else {
+              let keyText = bcsvrKey ?? (answer["broadcast_key"]?.text).flatMap({ $0.isEmpty ? nil : $0 }) else {
             if isPrivate { throw .livePrivate(liveID: liveID) }
             var missing: [String] = []
             if (answer["broadcast_host"]?.text ?? "").isEmpty { missing.append("broadcast_host") }
@@ -61,6 +61,13 @@ public struct LiveInfo: Hashable, Sendable {
         }
         // The host goes into a URL: letters, digits, dots, dashes and one optional :port only.
         guard Self.isHostAndPort(host) else { throw .unusableValue(endpoint: endpoint, key: "broadcast_host", value: host) }
+        // The key goes into a `SUB` line: a key with a line break would subscribe to another channel too.
+        let key: ChannelKey
+        do {
+            key = try ChannelKey(keyText, from: "the \(endpoint) answer's \(bcsvrKey == nil ? "broadcast_key" : "bcsvr_key")")
+        } catch {
+            throw .unusableKey(error)
+        }
         self.init(liveID: liveID, broadcastHost: host, key: key, isLive: isLive, isPrivate: isPrivate,
                   endedAt: endedAt, title: answer["title"]?.text, ownerName: answer["owner"]?["name"]?.text)
     }

@@ -386,6 +386,7 @@ extension BCType {
             BCWireField("live_sent_gift_id", .string, optional: true),
             BCWireField("slot_id", .string, optional: true),
             BCWireField("speech", .string, optional: true),
+            BCWireField("is_streaming_collab", .bool, optional: true),
             BCWireField("collab_streamer_ac", .string, optional: true),
             BCWireField("avatar_body_image_url", .string, optional: true),
             BCWireField("avatar_user_ids", .string, optional: true),

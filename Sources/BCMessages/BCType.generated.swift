@@ -303,9 +303,9 @@ extension BCType {
                 "gift_small_image_url", "gift_large_image_url", "coins", "count", "total_gift_coins",
                 "nameplate_enabled", "pause_duration", "orientations", "should_play_animation", "is_moderator",
                 "is_cheerleader", "became_cheerleader", "ils", "live_sent_gift_id", "slot_id", "speech",
-                "collab_streamer_ac", "avatar_body_image_url", "avatar_user_ids", "effect_id", "pose_id", "message",
-                "share_text", "p", "yell_rank", "yell_level", "rankings", "photo_gift_id", "is_photo_gift",
-                "photo_gift_image_url"]),
+                "is_streaming_collab", "collab_streamer_ac", "avatar_body_image_url", "avatar_user_ids", "effect_id",
+                "pose_id", "message", "share_text", "p", "yell_rank", "yell_level", "rankings", "photo_gift_id",
+                "is_photo_gift", "photo_gift_image_url"]),
         .topGifterChanged: Info(
             meaning: "top gifter changed", appEventName: "GiftRankingTopUserUpdated", evidence: .appModel,
             payload: "TopGifterChanged", keys: ["u", "iurl", "burl"]),

@@ -157,6 +157,13 @@ public enum RecordingParser {
                 playlist.problems.append(ReplayProblem(location: location, message: describe(error, line: text)))
                 return
             }
+            // The recorder wrote a checked key; a hand-edited or hostile recording may not have: a frame whose key
+            // is not a channel key is left out, as a line that is not a frame is.
+            if let problem = ChannelKey.problem(with: frame.key) {
+                let invalid = InvalidChannelKey(origin: "the recorded frame's key", value: frame.key, problem: problem)
+                playlist.problems.append(ReplayProblem(location: location, message: "\(invalid); frame not replayed"))
+                return
+            }
             let first = start ?? frame.time
             start = first
             let offset = Duration.milliseconds(Int64((frame.time.timeIntervalSince(first) * 1000).rounded()))

@@ -21,6 +21,8 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
     case fault(ClientID, String)
     /// A client sent something that is not bcsvr.
     case unknownCommand(ClientID, String)
+    /// A client's `SUB` named something that is not a channel key: it was answered `ERR`, not subscribed.
+    case badKey(ClientID, String, ChannelKey.Problem)
     /// A channel's playback reached its end.
     case finished(key: String)
     /// A client broke a limit and was closed: what it did, and what the server did about it.
@@ -44,6 +46,8 @@ public enum ReplayActivity: Hashable, Sendable, CustomStringConvertible {
         case .fault(let client, let what): "fault on \(client): \(what)"
         case .unknownCommand(let client, let text):
             "\(client) sent something that is not bcsvr: \(TerminalText.excerpt(text))"
+        case .badKey(let client, let text, let problem):
+            "\(client) sent SUB with \(problem): \(TerminalText.excerpt(text).replacing("\t", with: "\\t")); answered ERR"
         case .finished(let key): "played everything on \(TerminalText.excerpt(key))"
         case .refused(let client, let what): "closed \(client): \(what)"
         case .released(let key): "forgot \(TerminalText.excerpt(key)): no subscriber came back"

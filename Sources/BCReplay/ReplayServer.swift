@@ -24,9 +24,9 @@ public actor ReplayServer {
     /// What the server does, in order. Finishes after `stop()`.
     public nonisolated let activity: AsyncStream<ReplayActivity>
 
-    private let server: WebSocketServer
-    private let schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?
-    private let faults: ReplayFaults
+    let server: WebSocketServer
+    let schedule: (any Sequence<ReplaySchedule.Step> & Sendable)?
+    let faults: ReplayFaults
     /// What the server tolerates from clients.
     public nonisolated let limits: ReplayLimits
     private let report: AsyncStream<ReplayActivity>.Continuation
@@ -35,7 +35,7 @@ public actor ReplayServer {
     /// Whether `activity` tells every item sent (`.sent`).
     private let logsSends: Bool
 
-    private struct Subscriber {
+    struct Subscriber {
         var key: String?
         var sent = 0
         var stalled = false
@@ -45,18 +45,18 @@ public actor ReplayServer {
         var fullSince: ContinuousClock.Instant?
     }
 
-    private var clients: [ClientID: Subscriber] = [:]
-    private var playbacks: [String: Task<Void, Never>] = [:]
+    var clients: [ClientID: Subscriber] = [:]
+    var playbacks: [String: Task<Void, Never>] = [:]
     /// Channels without subscribers, each with the task that forgets it when the grace period ends.
-    private var releases: [String: Task<Void, Never>] = [:]
+    var releases: [String: Task<Void, Never>] = [:]
     private var aChannelFinished = false
     /// The channels whose playback has started and not ended.
-    private var playing: Set<String> = []
+    var playing: Set<String> = []
     /// Playbacks waiting for their subscribers to read, by key.
-    private var roomWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
-    private var subscriberWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    var roomWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    var subscriberWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
-    private var departureWaiters: [ClientID: CheckedContinuation<Void, Never>] = [:]
+    var departureWaiters: [ClientID: CheckedContinuation<Void, Never>] = [:]
     private var eventLoop: Task<Void, Never>?
     private var stopping: Task<Void, Never>?
 
@@ -103,7 +103,11 @@ public actor ReplayServer {
 
     /// Returns once channel `key` has a subscriber that reads (at once if it has one), or the server stops. A
     /// client's `SUB` reaches the server some time after the client sent it; `push` before then reaches nobody.
-    public func waitForSubscriber(to key: String) async {
+    public func waitForSubscriber(to key: ChannelKey) async {
+        await waitForSubscriber(toChannel: key.text)
+    }
+
+    private func waitForSubscriber(toChannel key: String) async {
         if hasSubscribers(key) { return }
         await withCheckedContinuation { subscriberWaiters[key, default: []].append($0) }
     }
@@ -126,7 +130,7 @@ public actor ReplayServer {
     var roomWakeCauses = 0
 
     /// A channel stopped playing (finished, or forgotten): wakes `waitUntilEveryChannelFinished` if it was the last.
-    private func stoppedPlaying(_ key: String) {
+    func stoppedPlaying(_ key: String) {
         playing.remove(key)
         guard playedOut else { return }
         for waiter in finishWaiters { waiter.resume() }
@@ -144,8 +148,8 @@ public actor ReplayServer {
     }
 
     /// The bytes queued for the subscribers of `key`, together.
-    public func queuedBytesOfSubscribers(to key: String) -> Int {
-        clients.filter { $0.value.key == key }.keys.reduce(0) { $0 + server.queuedBytes(for: $1) }
+    public func queuedBytesOfSubscribers(to key: ChannelKey) -> Int {
+        clients.filter { $0.value.key == key.text }.keys.reduce(0) { $0 + server.queuedBytes(for: $1) }
     }
 
     /// The channels the server holds: those with subscribers, and those waiting out their grace period.
@@ -186,7 +190,7 @@ public actor ReplayServer {
     }
 
     /// Hands an entry to `activity`, bounded: a reader that is behind loses entries, counted, never memory.
-    private func log(_ entry: ReplayActivity) {
+    func log(_ entry: ReplayActivity) {
         if skippedActivity > 0 {
             guard case .enqueued = report.yield(.skipped(count: skippedActivity)) else {
                 skippedActivity += 1
@@ -197,135 +201,9 @@ public actor ReplayServer {
         if case .dropped = report.yield(entry) { skippedActivity += 1 }
     }
 
-    // MARK: - Clients
-
-    private func handle(_ event: WebSocketServerEvent) {
-        switch event {
-        case .connected(let client):
-            clients[client] = Subscriber()
-        case .disconnected(let client):
-            let key = clients.removeValue(forKey: client)?.key
-            departureWaiters.removeValue(forKey: client)?.resume()
-            log(.left(client, key: key))
-            if let key { left(key) }
-        case .binary(let client, let bytes):
-            log(.unknownCommand(client, "a binary message of \(bytes.count) bytes"))
-        case .refused(let client, let message):
-            log(.refused(client, message.description))
-        case .abandoned(let peer, let after):
-            log(.abandoned(peer: peer, after: after))
-        case .drained(let client):
-            clients[client]?.fullSince = nil
-            if let key = clients[client]?.key {
-                roomWakeCauses += 1
-                wakeRoomWaiters(of: key)
-            }
-        case .text(let client, let text):
-            for line in BCSVRLine.lines(in: text) { command(String(line), from: client) }
-        }
-    }
-
-    private func command(_ line: String, from client: ClientID) {
-        guard var subscriber = clients[client], !subscriber.stalled else { return }
-        if line == "PING" || line.hasPrefix("PING\t") {
-            // Echo the word like the other service of this family does: `PING\tword` → `ACK\tword`.
-            server.send("ACK" + line.dropFirst(4), to: client)
-        } else if line.hasPrefix("SUB\t") {
-            let key = String(line.dropFirst(4))
-            if !subscriber.keys.contains(key), subscriber.keys.count >= limits.maxKeysPerConnection {
-                refuse(client, "more than \(limits.maxKeysPerConnection) keys on one connection")
-                return
-            }
-            if playbacks[key] == nil, schedule != nil, playbacks.count >= limits.maxChannels {
-                refuse(client, "the server holds \(limits.maxChannels) channels already")
-                return
-            }
-            let previous = subscriber.key
-            subscriber.key = key
-            subscriber.keys.insert(key)
-            clients[client] = subscriber
-            log(.subscribed(client, key: key))
-            if let previous, previous != key { left(previous) }
-            subscribed(key, client: client)
-        } else {
-            log(.unknownCommand(client, line))
-        }
-    }
-
-    /// Says why in an `ERR` line, then closes (1008): the client broke a limit. A client that does not read
-    /// would never get the line: it is closed at once, its queue dropped.
-    private func refuse(_ client: ClientID, _ why: String, reading: Bool = true) {
-        if reading { server.send("ERR\t\(why)", to: client) }
-        server.close(client, code: 1008, reason: String(why.prefix(100)), discardingQueued: !reading)
-        // Forgotten at once: whatever else it sent (100,000 more SUBs, say) is not heard, nor logged.
-        if let key = clients.removeValue(forKey: client)?.key { left(key) }
-        log(.refused(client, why))
-    }
-
-    /// A subscriber of `key` left it. Once nobody is left, the channel waits `resumeGrace` for one to come back,
-    /// then is forgotten.
-    private func left(_ key: String) {
-        roomWakeCauses += 1
-        wakeRoomWaiters(of: key)
-        guard !hasAnySubscriber(key), playbacks[key] != nil, releases[key] == nil else { return }
-        let grace = limits.resumeGrace
-        releases[key] = Task {
-            try? await Task.sleep(for: grace)
-            if !Task.isCancelled { self.release(key) }
-        }
-    }
-
-    private func release(_ key: String) {
-        releases[key] = nil
-        guard !hasAnySubscriber(key) else { return }
-        playbacks.removeValue(forKey: key)?.cancel()
-        for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
-        for waiter in roomWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
-        log(.released(key: key))
-        stoppedPlaying(key)
-    }
-
-    private func hasAnySubscriber(_ key: String) -> Bool {
-        clients.values.contains { $0.key == key }
-    }
-
-    private func subscribed(_ key: String, client: ClientID) {
-        releases.removeValue(forKey: key)?.cancel()
-        for waiter in subscriberWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
-        guard playbacks[key] == nil, let schedule else { return }
-        playing.insert(key)
-        guard let bytes = faults.oversizedBytes else {
-            playbacks[key] = Task { await self.play(schedule, on: key) }
-            return
-        }
-        server.send("MSG\t\(key)\t\(ReplayFaults.oversizedMessage(bytes: bytes))", to: client,
-                    fragments: faults.fragments)
-        log(.fault(client, "sent one message of \(bytes) bytes"))
-        // A client whose limit is lower closes now; what the playback sent it meanwhile would be lost. So the
-        // playback waits for that client to leave (at most two seconds, for a client that takes the message).
-        playbacks[key] = Task {
-            await self.waitForDeparture(of: client, atMost: .seconds(2))
-            await self.play(schedule, on: key)
-        }
-    }
-
-    private func waitForDeparture(of client: ClientID, atMost limit: Duration) async {
-        guard clients[client] != nil else { return }
-        let timeout = Task {
-            guard (try? await Task.sleep(for: limit)) != nil else { return }
-            self.departureWaiters.removeValue(forKey: client)?.resume()
-        }
-        await withCheckedContinuation { departureWaiters[client] = $0 }
-        timeout.cancel()
-    }
-
-    private func hasSubscribers(_ key: String) -> Bool {
-        clients.values.contains { $0.key == key && !$0.stalled }
-    }
-
     // MARK: - Playback
 
-    private func play(_ schedule: any Sequence<ReplaySchedule.Step> & Sendable, on key: String) async {
+    func play(_ schedule: any Sequence<ReplaySchedule.Step> & Sendable, on key: String) async {
         var steps = schedule.makeIterator()
         var next = steps.next()
         while let step = next {
@@ -334,7 +212,7 @@ public actor ReplayServer {
             if Task.isCancelled { return }
             while true {
                 if !hasSubscribers(key) {
-                    await waitForSubscriber(to: key)
+                    await waitForSubscriber(toChannel: key)
                 } else if await roomForNext(on: key) {
                     break
                 }
@@ -411,7 +289,7 @@ public actor ReplayServer {
         wakeRoomWaiters(of: key)
     }
 
-    private func wakeRoomWaiters(of key: String) {
+    func wakeRoomWaiters(of key: String) {
         for waiter in roomWaiters.removeValue(forKey: key) ?? [] { waiter.resume() }
     }
 

@@ -29,7 +29,7 @@ struct EndToEndBench {
         let drain = Task { for await _ in server.activity {} }
         let loop = WebSocketLoop(name: "bcstream.bench")
         guard let url = URL(string: "ws://\(server.host):\(server.port)/") else { throw BenchFailure("bad URL") }
-        var configuration = BCListenerConfiguration(key: "bench:e2e", url: url)
+        var configuration = BCListenerConfiguration(key: try ChannelKey("bench:e2e"), url: url)
         configuration.stopOnLiveEnd = false  // the fixtures include t=8 and t=123; the bench goes on
         // Uncompressed: deflate on loopback measures zlib, not decoding.
         var webSocket = WebSocketClientConfiguration()

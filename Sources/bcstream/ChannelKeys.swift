@@ -1,14 +1,12 @@
+import BCListener
 import BCMessages
 import Foundation
 
 /// The channel keys `listen` follows: from `--key` and `--keys-file`, checked and without repeats.
 ///
-/// A key goes into the `SUB\t<key>` line sent to the server, so a key holding a TAB or a line break would send
-/// another command; keys come from files people are handed, so every key is checked, with the file and line
-/// named in the error.
+/// Each key becomes a `ChannelKey` (checked: a key holding a TAB or a line break would send another command); keys
+/// come from files people are handed, so the error names the file and line.
 enum ChannelKeys {
-    /// The longest key accepted (a bcsvr key is about 16 bytes: `118f91f:UdoBre1M`).
-    static let maxKeyBytes = 256
     /// The most keys one `listen` follows.
     static let maxKeys = 100_000
     /// The largest keys file read.
@@ -20,14 +18,17 @@ enum ChannelKeys {
 
     /// `keys` then the keys of `file` (one a line; blank lines and lines starting with `#` skipped; `-` reads
     /// stdin), in order, each once.
-    static func collect(keys: [String], file: String?) throws(Problem) -> [String] {
+    static func collect(keys: [String], file: String?) throws(Problem) -> [ChannelKey] {
         var all: [(key: String, origin: String)] = keys.map { ($0, "--key") }
         if let file { all += try read(file) }
-        var seen = Set<String>()
-        var result: [String] = []
-        for (key, origin) in all {
-            if let problem = problem(with: key) {
-                throw Problem(description: TerminalText.escaped("\(origin): \(problem): \"\(key.prefix(80))\""))
+        var seen = Set<ChannelKey>()
+        var result: [ChannelKey] = []
+        for (text, origin) in all {
+            let key: ChannelKey
+            do {
+                key = try ChannelKey(text, from: origin)
+            } catch {
+                throw Problem(description: error.description)
             }
             if seen.insert(key).inserted { result.append(key) }
         }
@@ -36,16 +37,6 @@ enum ChannelKeys {
                 + "over several processes (or see `bcstream worker`)")
         }
         return result
-    }
-
-    /// What is wrong with a key, or nil.
-    static func problem(with key: String) -> String? {
-        if key.isEmpty { return "an empty key" }
-        if key.utf8.count > maxKeyBytes { return "a key longer than \(maxKeyBytes) bytes" }
-        if key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) {
-            return "a key with a space, TAB, line break or other control character (it would break the SUB line)"
-        }
-        return nil
     }
 
     private static func read(_ path: String) throws(Problem) -> [(key: String, origin: String)] {

@@ -34,7 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         // A loop of its own, shut down before exiting, so the listener's close frame goes out (see listen).
         let loop = WebSocketLoop(name: "bcstream.demo")
-        let listener = ChannelListener(configuration: BCListenerConfiguration(key: "demo:live", url: url), loop: loop)
+        let listener = ChannelListener(configuration: BCListenerConfiguration(key: try ChannelKey("demo:live"), url: url), loop: loop)
         let session = ListenSession(listeners: [listener], format: format, count: nil, duration: .seconds(60))
         let outcome = try await cancellingOnInterrupt { await session.run() }
         await loop.shutdown()

@@ -147,7 +147,7 @@ struct FixtureAddCommand: ParsableCommand {
                         if found == nil { found = Found(json: json, location: AuditLocation(source: path, line: number)) }
                     case .reencoded, .reencodedUnknown:
                         reencodedOnWantedLine = true
-                    case .skipped, .bad:
+                    case .skipped, .bad, .backlogAnswer, .backlogReencoded:  // not bcsvr messages: no fixture
                         break
                     }
                 }

@@ -5,6 +5,8 @@ import Synchronization
 /// each metric to the backend when it is created: without a bootstrap (`listen --publish`) they cost nothing.
 final class FleetMetrics: Sendable {
     let livesFollowed = Counter(label: "bcstream_lives_followed_total")
+    /// Follow requests terminated unread: not JSON, a key that is not a channel key, a URL that is not ws(s)://.
+    let followRequestsRejected = Counter(label: "bcstream_follow_requests_rejected_total")
     let livesActive = Gauge(label: "bcstream_lives_active")
     let decodeErrors = Counter(label: "bcstream_decode_errors_total")
     let reconnects = Counter(label: "bcstream_nats_reconnects_total")

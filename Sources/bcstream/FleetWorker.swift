@@ -117,12 +117,14 @@ final class FleetWorker: Sendable {
     /// Follows the live of one claim to its end, then acks it; naks it if cancelled first.
     private func follow(_ claim: NATSMessage) async {
         let request: FollowRequest
-        switch FollowRequest.parse(claim.data) {
+        switch FollowRequest.parse(claim.data, subject: claim.subject) {
         case .success(let parsed):
             request = parsed
         case .failure(let problem):
-            note("dropped a request that cannot be followed: \(problem)")
+            // Terminated, not nak'd: a request that cannot be followed now never can, so it is never redelivered.
             try? claim.term()
+            metrics.followRequestsRejected.increment()
+            note("dropped a request that cannot be followed: \(problem)")
             return
         }
         let number = follows.withLock { number in
@@ -153,7 +155,7 @@ final class FleetWorker: Sendable {
         var outcome: (status: String, reason: String?)?
         var frame = 0
         for await event in listener {
-            if let message = maker.message(for: event, key: request.key, follow: number, frame: frame) {
+            if let message = maker.message(for: event, key: request.key.text, follow: number, frame: frame) {
                 frame += 1
                 await publisher.append(message)
             }
@@ -177,7 +179,7 @@ final class FleetWorker: Sendable {
         await publisher.buffer.waitUntilRemoved(through: publisher.buffer.admittedCount)
         let status = FollowStatus(status: outcome.status, key: request.key, url: request.url, reason: outcome.reason,
                                   worker: identity, at: Date().formatted(.iso8601))
-        await storeStatus(status, key: request.key, follow: number)
+        await storeStatus(status, key: request.key.text, follow: number)
         do {
             try claim.ack()
             note("\(request.key): \(outcome.reason.map { "failed: \($0)" } ?? "the live ended"); acked")

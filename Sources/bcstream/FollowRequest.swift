@@ -1,29 +1,40 @@
+import BCListener
+import BCMessages
 import Foundation
 
 /// A live for the fleet to follow, as queued on `bcstream.follow`: `{"url":"ws(s)://…","key":"…"}`.
 struct FollowRequest: Codable, Sendable, Hashable {
     var url: String
-    var key: String
+    /// Checked when the request is read (`ChannelKey`): a key from the queue never reaches a `SUB` line unchecked.
+    var key: ChannelKey
 
     /// At most this many bytes are read from a queued request (they come from anyone who can publish).
     static let maxBytes = 16 << 10
-    static let maxKeyLength = 256
 
-    /// The request in `data`, or why it cannot be followed (it is then terminated, never retried).
-    static func parse(_ data: [UInt8]) -> Result<FollowRequest, FollowRequestProblem> {
+    /// The request in `data`, received on `subject`, or why it cannot be followed (it is then terminated, never
+    /// retried). The problem's text is safe for a terminal.
+    static func parse(_ data: [UInt8], subject: String) -> Result<FollowRequest, FollowRequestProblem> {
+        struct Wire: Decodable { var url: String; var key: String }
         guard data.count <= maxBytes else { return .failure(.init("a request of \(data.count) bytes (at most \(maxBytes))")) }
-        guard let request = try? JSONDecoder().decode(FollowRequest.self, from: Data(data)) else {
-            return .failure(.init("not {\"url\":\"ws(s)://…\",\"key\":\"…\"}: \(String(decoding: data.prefix(200), as: UTF8.self))"))
+        guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(data)) else {
+            return .failure(.init(TerminalText.escaped(
+                "not {\"url\":\"ws(s)://…\",\"key\":\"…\"}: \(TerminalText.excerpt(String(decoding: data.prefix(200), as: UTF8.self)))")))
         }
-        if let problem = request.problem { return .failure(.init(problem)) }
+        let key: ChannelKey
+        do {
+            key = try ChannelKey(wire.key, from: "follow request on \(subject)")
+        } catch {
+            return .failure(.init(error.description, badKey: true))
+        }
+        let request = FollowRequest(url: wire.url, key: key)
+        if let problem = request.problem { return .failure(.init(TerminalText.escaped(problem))) }
         return .success(request)
     }
 
-    /// What makes the request unusable, if anything.
+    /// What makes the request's URL unusable, if anything (the key was checked when it was made).
     var problem: String? {
-        if key.isEmpty || key.count > Self.maxKeyLength { return "the key must have 1 to \(Self.maxKeyLength) characters" }
         guard let parsed = URL(string: url), ["ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil else {
-            return "\(url) is not a ws:// or wss:// URL"
+            return "\(TerminalText.excerpt(url)) is not a ws:// or wss:// URL"
         }
         return nil
     }
@@ -37,14 +48,19 @@ struct FollowRequest: Codable, Sendable, Hashable {
 
 struct FollowRequestProblem: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The request's key is not a channel key.
+    let badKey: Bool
+    init(_ description: String, badKey: Bool = false) {
+        self.description = description
+        self.badKey = badKey
+    }
 }
 
 /// What the fleet says about a live on `bcstream.status.<channel>` when its worker lets it go.
 struct FollowStatus: Codable, Sendable {
     /// `ended` (t=8 or t=123 came) or `failed` (the listener gave up; `reason` says why).
     var status: String
-    var key: String
+    var key: ChannelKey
     var url: String
     var reason: String?
     /// `host:pid` of the worker.

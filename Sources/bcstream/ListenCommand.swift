@@ -212,7 +212,7 @@ struct ListenCommand: AsyncParsableCommand {
         let failed: Bool
         switch target {
         case .endpoint(let endpoint):
-            let keys: [String]
+            let keys: [ChannelKey]
             do {
                 keys = try ChannelKeys.collect(keys: self.keys, file: keysFile)
                 // Each channel holds a socket; the rest is files, the recording and lws' own.
@@ -285,7 +285,7 @@ struct ListenCommand: AsyncParsableCommand {
         let liveID = info.liveID
         var source: ListenSession.BacklogSource?
         if backlog {
-            source = { @Sendable (_: String) async -> Result<[String], LiveDirectoryError> in
+            source = { @Sendable (_: String) async -> Result<BacklogComments, LiveDirectoryError> in
                 do throws(LiveDirectoryError) {
                     return .success(try await directory.backlog(liveID: liveID))
                 } catch {
@@ -300,7 +300,7 @@ struct ListenCommand: AsyncParsableCommand {
     /// Listens to `keys` on `endpoint` until the lives end (or --count, --duration); true when it failed.
     /// `loop` carries the first 500 channels; more get loops of their own (`WebSocketLoopPool`), so start-up stays
     /// linear in the channels, and those are shut down here.
-    private func follow(endpoint: URL, keys: [String], recorder: FrameRecorder?, loop: WebSocketLoop,
+    private func follow(endpoint: URL, keys: [ChannelKey], recorder: FrameRecorder?, loop: WebSocketLoop,
                         backlog: ListenSession.BacklogSource?, publisher: LivePublisher?) async -> Bool {
         var webSocket = WebSocketClientConfiguration()
         webSocket.tls = .init(caFile: caFile, insecure: insecure)

@@ -13,7 +13,7 @@ enum ListenExitStatus {
         switch error {
         case .liveEnded, .livePrivate, .userOffline: nothingToFollow
         case .httpStatus, .refused: refused
-        case .notJSON, .notAnObject, .missingKeys, .unusableValue: unusableAnswer
+        case .notJSON, .notAnObject, .missingKeys, .unusableValue, .unusableKey: unusableAnswer
         case .transport(_, .bodyTooLarge): unusableAnswer
         case .transport: unreachable
         }

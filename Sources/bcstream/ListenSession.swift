@@ -22,7 +22,7 @@ struct ListenSession {
     /// holds the channel's reader back, and so the channel's socket.
     var publisher: LivePublisher? = nil
 
-    typealias BacklogSource = @Sendable (_ key: String) async -> Result<[String], LiveDirectoryError>
+    typealias BacklogSource = @Sendable (_ key: String) async -> Result<BacklogComments, LiveDirectoryError>
 
     struct Outcome: Sendable {
         /// Some channel stopped for good on an error (fatal status, attempts exhausted).
@@ -43,7 +43,7 @@ struct ListenSession {
         let maker = FleetMessageMaker()
         await withTaskGroup(of: Bool.self) { group in
             for (index, listener) in listeners.enumerated() {
-                let key = listener.configuration.key
+                let key = listener.configuration.key.text
                 let host = listener.configuration.host
                 let onEvent = onEvent
                 group.addTask {
@@ -259,33 +259,34 @@ private final class SessionPrinter: Sendable {
         status.note(text)
     }
 
-    /// Prints a channel's backlog (oldest first, marked) and remembers its comment ids; false once the session
-    /// is to stop. A backlog that could not be fetched is told, and the live goes on without it.
-    func handleBacklog(_ result: Result<[String], LiveDirectoryError>, key: String) -> Bool {
-        let texts: [String]
+    /// Prints a channel's backlog (oldest first, marked) and remembers its comment ids (a backlog comment's `id`
+    /// is taken as the live comment's `lci`); false once the session is to stop. A backlog that could not be
+    /// fetched is told, and the live goes on without it; so are members that are not comments and keys the model
+    /// does not know.
+    func handleBacklog(_ result: Result<BacklogComments, LiveDirectoryError>, key: String) -> Bool {
+        let backlog: BacklogComments
         switch result {
         case .failure(let error):
-            note("\(key): no backlog: \(error)")
+            note(TerminalText.escaped("\(key): no backlog: \(error)"))
             return !stopping
         case .success(let fetched):
-            texts = fetched
+            backlog = fetched
         }
         let shownKey = showKey ? key : nil
-        let decoder = BCMessageDecoder()
-        var lines: [String] = []
-        var ids: [String] = []
-        for text in texts {
-            do {
-                let response = try decoder.decode(text)
-                if case .comment(let comment) = response { ids.append(comment.commentID) }
-                lines.append(formatter.line(for: response, raw: text, key: shownKey, backlog: true))
-            } catch {
-                lines.append(formatter.line(for: error, raw: text, key: shownKey))
-            }
+        let lines = backlog.comments.map { formatter.line(for: $0, key: shownKey) }
+        let count = backlog.comments.count
+        note("\(key): backlog: \(count) recent comment\(count == 1 ? "" : "s"), oldest first")
+        if !backlog.problems.isEmpty {
+            note("\(key): backlog: \(backlog.problems.count) left out: \(Set(backlog.problems.map(\.description)).sorted().joined(separator: "; "))")
         }
-        note("\(key): backlog: \(texts.count) recent comment\(texts.count == 1 ? "" : "s"), oldest first")
+        let unknown = Set(backlog.comments.flatMap(\.unknownKeys)).sorted()
+        if !unknown.isEmpty {
+            let shown = unknown.prefix(20).map { TerminalText.excerpt($0, limit: 40) }.joined(separator: ", ")
+            note(TerminalText.escaped("\(key): backlog: keys the model does not know: \(shown)"
+                + (unknown.count > 20 ? " and \(unknown.count - 20) more" : "")))
+        }
         return shared.withLock { shared in
-            for id in ids { shared.seen[key, default: RecentCommentIDs()].insert(id) }
+            for comment in backlog.comments { shared.seen[key, default: RecentCommentIDs()].insert(comment.id) }
             status.clear()
             for line in lines { output.append(line) }
             output.flush()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCListener
 import BCMessages
 import BCWebSocket
 import Foundation
@@ -139,8 +140,17 @@ struct FollowCommand: AsyncParsableCommand {
         try NATSServers.validate(nats, option: "--nats")
         if keys.isEmpty { throw ValidationError("Pass at least one --key.") }
         if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
-        for key in keys {
+        for key in try channelKeys() {
             if let problem = FollowRequest(url: url, key: key).problem { throw ValidationError(TerminalText.escaped(problem)) }
+        }
+    }
+
+    /// The `--key` values as channel keys; a bad one is refused, escaped, before anything is queued.
+    private func channelKeys() throws(ValidationError) -> [ChannelKey] {
+        do {
+            return try keys.map { text throws(InvalidChannelKey) in try ChannelKey(text, from: "--key") }
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -148,7 +158,7 @@ struct FollowCommand: AsyncParsableCommand {
         let connection = try await NATSServers.connect(nats)
         do {
             try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, replicas))
-            for key in keys {
+            for key in try channelKeys() {
                 let ack = try await connection.publish(FollowRequest(url: url, key: key).json,
                                                        to: FleetSubjects.followSubject)
                 writeLine("queued \(key) (\(ack.stream) #\(ack.sequence))")

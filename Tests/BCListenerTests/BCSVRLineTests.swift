@@ -77,8 +77,8 @@ import Testing
         #expect(BCSVRLine(long).problem?.hasSuffix("…") == true)
     }
 
-    @Test func writesTheClientCommands() {
-        #expect(BCSVRCommand.subscribe(key: Self.key).text == "SUB\t118f91f:UdoBre1M")
+    @Test func writesTheClientCommands() throws {
+        #expect(BCSVRCommand.subscribe(key: try ChannelKey(Self.key)).text == "SUB\t118f91f:UdoBre1M")
         #expect(BCSVRCommand.ping.text == "PING")
     }
 }

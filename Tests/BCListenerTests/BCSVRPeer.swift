@@ -105,7 +105,7 @@ final class ListenerHarness: Sendable {
     /// attempts so that no failure leaves a listener retrying.
     func configuration(key: String = Sample.key, scheme: String = "ws", host: String = "127.0.0.1")
         -> BCListenerConfiguration {
-        var configuration = BCListenerConfiguration(key: key, url: URL(string: "\(scheme)://\(host):\(port)/")!)
+        var configuration = BCListenerConfiguration(key: try! ChannelKey(key), url: URL(string: "\(scheme)://\(host):\(port)/")!)
         configuration.pingInterval = .seconds(1)
         configuration.connectTimeout = .seconds(3)
         configuration.backoff = .init(initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(1),

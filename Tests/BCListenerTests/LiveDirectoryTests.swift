@@ -45,7 +45,7 @@ import Testing
         let info = try LiveInfo(answer: try sample("api-live-info.json"), requested: "x")
         #expect(info.liveID == "Xq3Zk-8s_Ab4Cd5Ef6Gh7J")
         #expect(info.broadcastHost == "online.mirrativ.com")
-        #expect(info.key == "3a7c0de:Qw8Er5Ty")
+        #expect(info.key.text == "3a7c0de:Qw8Er5Ty")
         #expect(info.isLive && !info.isPrivate && info.endedAt == 0)
         #expect(info.endpoint?.absoluteString == "wss://online.mirrativ.com/")
         #expect(info.ownerName == "テスト配信者🌸")
@@ -57,7 +57,7 @@ import Testing
             {"live_id":12345,"is_live":"1","ended_at":"0","is_private":false,"broadcast_host":"127.0.0.1:8443",
              "broadcast_key":"a:b","title":7}
             """), requested: "x")
-        #expect(info.liveID == "12345" && info.key == "a:b" && info.endpoint?.port == 8443)
+        #expect(info.liveID == "12345" && info.key.text == "a:b" && info.endpoint?.port == 8443)
         #expect(info.title == "7")
     }
 
@@ -77,6 +77,27 @@ import Testing
         #expect(throws: expected) { try LiveInfo(answer: try json(text), requested: "x") }
     }
 
+    /// The key goes into `SUB\t<key>`: an API answering `k1\nSUB\tvictim-key` would subscribe the listener to
+    /// `victim-key` too.
+    @Test("a hostile bcsvr_key or broadcast_key is refused, naming the field, the value escaped", arguments: [
+        ("bcsvr_key", "k1\nSUB\tvictim-key"), ("bcsvr_key", "k1\tvictim"), ("broadcast_key", "k\u{1B}[2J"),
+        ("bcsvr_key", "k\u{202E}1"), ("bcsvr_key", String(repeating: "k", count: 257)),
+    ])
+    func liveInfoHostileKey(field: String, key: String) throws {
+        var answer: [String: String] = ["broadcast_host": "h.example", field: key]
+        answer["is_live"] = "1"
+        let text = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
+        #expect {
+            try LiveInfo(answer: try json(text), requested: "x")
+        } throws: { error in
+            guard case LiveDirectoryError.unusableKey(let invalid) = error else { return false }
+            let said = "\(error)"
+            return invalid.origin == "the live info answer's \(field)" && invalid.value == key
+                && said.hasPrefix("the live info answer's \(field): ")
+                && !said.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{202E}" }
+        }
+    }
+
     @Test("the captured profile: live with onlive.live_id; offline with null; odd onlive values are errors")
     func streamerStatus() throws {
         let live = try StreamerStatus(answer: try sample("api-user-profile.json"), requested: "x")
@@ -94,21 +115,37 @@ import Testing
         }
     }
 
-    @Test("the backlog: oldest first, t added where absent, non-objects skipped, decodable as comments")
+    @Test("the backlog in the service's shape: oldest first, typed, ids and times as strings or numbers")
     func backlog() throws {
-        let texts = try BacklogComments.messages(answer: try sample("live-comments.json"))
-        #expect(texts.count == 2)
-        let decoder = BCMessageDecoder()
-        let ids = try texts.map { text -> String in
-            guard case .comment(let comment) = try decoder.decode(text) else { return "not a comment" }
-            return comment.commentID
-        }
-        #expect(ids == ["900001", "900002"])
-        let mixed = try BacklogComments.messages(answer: try json(#"{"comments":[{"lci":"2","t":1},7,"x",{"lci":"1"}]}"#))
-        #expect(mixed.count == 2)
+        let backlog = try BacklogComments(answer: try sample("live-comments.json"))
+        #expect(backlog.problems.isEmpty)
+        #expect(backlog.comments == [
+            BacklogComment(id: "900001", userID: "4530001", userName: "テスト視聴者A",
+                           text: "first backlog comment\non two lines", createdAt: 1_540_124_930,
+                           profileImageURL: "https://cdn.example.com/profile_image/a_m.jpeg?1540123000",
+                           badgeImageURL: "https://cdn.example.com/continuous_streamer/ic_badge_S.png?v6",
+                           isModerator: true, isContinuousStreamer: true),
+            BacklogComment(id: "900002", userID: "4530002", userName: "テスト視聴者B",
+                           text: "second backlog comment, also sent live", createdAt: 1_540_124_940,
+                           profileImageURL: "https://cdn.example.com/profile_image/b_m.jpeg?1540124000"),
+        ])
+        let mixed = try BacklogComments(answer: try json(
+            #"{"comments":[{"id":"2","comment":"x","lci":"9","t":1},7,{"comment":"no id"},{"id":1,"is_moderator":true}]}"#))
+        #expect(mixed.comments.map(\.id) == ["1", "2"])
+        #expect(mixed.comments.map(\.isModerator) == [true, false])
+        #expect(mixed.comments.last?.unknownKeys == ["lci", "t"])
+        #expect(mixed.problems == [.noID, .notAnObject])
         #expect(throws: LiveDirectoryError.missingKeys(endpoint: "live comments", keys: ["comments (an array)"])) {
-            try BacklogComments.messages(answer: try json(#"{"comments":{}}"#))
+            try BacklogComments(answer: try json(#"{"comments":{}}"#))
         }
+    }
+
+    @Test("the shared sample of the comments answer reads without unknown keys")
+    func backlogSharedSample() throws {
+        let backlog = try BacklogComments(answer: try sample("api-live-comments.json"))
+        #expect(backlog.comments.map(\.id) == ["90412345601", "90412345678"])
+        #expect(backlog.comments.allSatisfy { $0.unknownKeys.isEmpty })
+        #expect(backlog.comments.first?.text == "初見です！\nよろしく")
     }
 
     /// A transport that records the requests and answers from a table.
@@ -139,7 +176,7 @@ import Testing
             "/base/api/live/live?live_id=Xq3Zk-8s_Ab4Cd5Ef6Gh7J": Self.ok(live),
         ])
         let info = try await api.directory(cookie: "mr_id=SECRET").resolve(.user(id: "9001234"))
-        #expect(info.key == "3a7c0de:Qw8Er5Ty")
+        #expect(info.key.text == "3a7c0de:Qw8Er5Ty")
         let requests = api.requests.withLock { $0 }
         #expect(requests.map(\.url.absoluteString) == [
             "https://api.example.com/base/api/user/profile?user_id=9001234",

@@ -30,12 +30,14 @@ struct SplitMix64: RandomNumberGenerator, Sendable {
 
 enum Sample {
     static let key = "118f91f:UdoBre1M"
+    // A literal known to be a channel key (ChannelKeyTests checks the rule itself).
+    static let channelKey = try! ChannelKey(key)
     static let host = "online.mirrativ.com"
     static let url = URL(string: "wss://online.mirrativ.com/")!
     static let receivedAt = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func configuration(_ change: (inout BCListenerConfiguration) -> Void = { _ in }) -> BCListenerConfiguration {
-        var configuration = BCListenerConfiguration(key: key, url: url)
+        var configuration = BCListenerConfiguration(key: channelKey, url: url)
         change(&configuration)
         return configuration
     }

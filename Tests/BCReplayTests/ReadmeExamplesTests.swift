@@ -23,7 +23,7 @@ struct ReadmeExamplesTests {
         // README: end serving
 
         // README: begin listening
-        let listener = ChannelListener(configuration: BCListenerConfiguration(key: "118f91f:UdoBre1M", url: url))
+        let listener = ChannelListener(configuration: BCListenerConfiguration(key: try ChannelKey("118f91f:UdoBre1M"), url: url))
         var gifts: [BCResponse.Gift] = []
         for await event in listener {
             switch event {
@@ -54,7 +54,7 @@ struct ReadmeExamplesTests {
         let server = try await ReplayServer(schedule: ReplaySchedule(items: playlist.items,
                                                                      options: .init(interval: .zero)))
         let url = try #require(URL(string: "ws://\(server.host):\(server.port)/"))
-        let listener = ChannelListener(configuration: BCListenerConfiguration(key: "118f91f:UdoBre1M", url: url))
+        let listener = ChannelListener(configuration: BCListenerConfiguration(key: try ChannelKey("118f91f:UdoBre1M"), url: url))
 
         // README: begin batches
         var iterator = listener.makeAsyncIterator()

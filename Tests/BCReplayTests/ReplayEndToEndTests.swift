@@ -20,7 +20,7 @@ struct ReplayEndToEndTests {
             let schedule = ReplaySchedule(items: items, options: .init(interval: .zero, speed: speed))
             server = try await ReplayServer(schedule: schedule, faults: faults)
             let url = try #require(URL(string: "ws://127.0.0.1:\(server.port)/"))
-            var configuration = BCListenerConfiguration(key: "replay:test", url: url)
+            var configuration = BCListenerConfiguration(key: try! ChannelKey("replay:test"), url: url)
             configuration.pingInterval = .seconds(1)
             configuration.backoff = .init(initialDelay: .milliseconds(50), multiplier: 2,
                                           maximumDelay: .milliseconds(200), jitter: 0)
@@ -71,7 +71,7 @@ struct ReplayEndToEndTests {
         #expect(try await received.next() == .upgrading)
         #expect(try await received.next() == .opened)
         link.send("SUB\tpush:test")
-        await server.waitForSubscriber(to: "push:test")
+        await server.waitForSubscriber(to: try ChannelKey("push:test"))
         let fixtures = (0..<300).map { ReplayItem.fixture(name: "f\($0)", json: "{\"t\":1,\"n\":\($0)}", file: "f\($0).json") }
         let binary = ReplayItem(content: .recordedBinary(bytes: [7, 8, 9], offset: .zero),
                                 location: ReplaySourceLocation(file: "session.ndjson", line: 1))

@@ -1,4 +1,5 @@
 import BCListener
+import BCMessages
 @testable import BCReplay
 import BCWebSocket
 import Foundation
@@ -216,6 +217,39 @@ struct ReplayLimitsTests {
         await server.stop()
     }
 
+    /// The server reads SUB keys as a listener does: a key with a TAB, an escape or a bidi control is no key.
+    @Test("a SUB whose key is not a channel key gets ERR, is not subscribed, and is logged escaped", arguments: [
+        "k1\tvictim", "k\u{1B}[2J", "k\u{202E}1", "k 1", String(repeating: "k", count: 300), "",
+    ])
+    func aHostileKeyGetsErr(key: String) async throws {
+        let schedule = ReplaySchedule(items: Self.items(3), options: .init(interval: .zero, speed: .max))
+        let server = try await ReplayServer(schedule: schedule)
+        let activity = Inbox(server.activity)
+        let loop = WebSocketLoop(name: "ReplayLimitsTests")
+        let (client, events) = try Self.client(of: server, loop: loop)
+        client.send("SUB\t" + key)
+        let err = try await events.first(within: .seconds(10), "the ERR line") {
+            if case .text(let text) = $0 { text.hasPrefix("ERR") } else { false }
+        }
+        guard case .text(let errText) = err else { return }
+        #expect(errText.hasPrefix("ERR\tSUB: ") && !errText.dropFirst(4).contains("\t"))
+        let logged = try await activity.first(within: .seconds(10), "the log entry") {
+            if case .badKey = $0 { true } else { false }
+        }
+        let said = TerminalText.escaped(logged.description)
+        #expect(!said.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{202E}" })
+        #expect(said.utf8.count < 1_000)
+        #expect(await server.subscriptions.isEmpty)
+        // The connection stays usable: a good key after it is served.
+        client.send("SUB\tgood")
+        _ = try await events.first(within: .seconds(10), "a message on the good key") {
+            if case .text(let text) = $0 { text.hasPrefix("MSG\tgood\t") } else { false }
+        }
+        client.close()
+        await loop.shutdown()
+        await server.stop()
+    }
+
     @Test("a channel nobody comes back to is forgotten after the grace period")
     func anAbandonedChannelIsReleased() async throws {
         let schedule = ReplaySchedule(items: Self.items(1_000), options: .init(interval: .milliseconds(10)))
@@ -255,7 +289,7 @@ struct ListenerFlowControlTests {
                                             limits: ReplayLimits(sendQueueHighWater: 16 * 1024,
                                                                  stalledSubscriberTimeout: .seconds(30)))
         let url = try #require(URL(string: "ws://127.0.0.1:\(server.port)/"))
-        var configuration = BCListenerConfiguration(key: "slow", url: url, stopOnLiveEnd: false)
+        var configuration = BCListenerConfiguration(key: try ChannelKey("slow"), url: url, stopOnLiveEnd: false)
         configuration.maxHeldMessages = 16
         var iterator = ChannelListener(configuration: configuration).makeAsyncIterator()
 
@@ -268,11 +302,11 @@ struct ListenerFlowControlTests {
         #expect(subscribed)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
-        while await server.queuedBytesOfSubscribers(to: "slow") == 0 {
+        while await server.queuedBytesOfSubscribers(to: try ChannelKey("slow")) == 0 {
             guard clock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(await server.queuedBytesOfSubscribers(to: "slow") > 0)
+        #expect(await server.queuedBytesOfSubscribers(to: try ChannelKey("slow")) > 0)
 
         var numbers: [Int] = []
         var paused = false

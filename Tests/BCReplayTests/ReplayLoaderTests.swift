@@ -306,6 +306,18 @@ import Testing
         #expect(messages[4].hasPrefix("not a recorded frame (\"text\" is not a string)"))
     }
 
+    /// A hand-edited or hostile recording: its key is checked like any key, the frame left out, the rest played.
+    @Test func aFrameWhoseKeyIsNotAChannelKeyIsAProblemAndTheRestLoads() throws {
+        let good = try recordedLine("2026-11-22T02:30:11Z", "MSG\tk:1\t{\"t\":23}")
+        let hostile = #"{"time":"2026-11-22T02:30:12Z","key":"k1\nSUB\tvictim\u001b[2J","text":"MSG\tk1\t{}"}"#
+        let playlist = RecordingParser.parse([good, hostile, good].joined(separator: "\n"), file: "x.ndjson")
+        #expect(playlist.items.count == 2)
+        let problem = try #require(playlist.problems.first)
+        #expect(problem.description.hasPrefix("x.ndjson:2: the recorded frame's key: a key with a line break in it"))
+        #expect(problem.description.contains(#"k1\u{A}SUB\tvictim\u{1B}[2J"#))
+        #expect(!problem.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+
     @Test(arguments: ["session.ndjson", "session.log", "session.json"])
     func aRecordingIsRecognisedByItsExtensionOrItsFirstLine(_ name: String) throws {
         let directory = try TemporaryDirectory()

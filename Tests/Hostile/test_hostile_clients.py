@@ -363,6 +363,33 @@ def test_unknown_commands_with_terminal_controls_are_logged_escaped_and_bounded(
     stop_and_check(server)
 
 
+def test_sub_keys_that_are_not_channel_keys_get_err_and_are_logged_escaped(procs):
+    """A SUB key is checked as every key is: a TAB (a second field), an escape, a bidi override, a space, a
+    C1 control, an over-long key. Each gets `ERR`, is not subscribed, and the log shows it escaped."""
+    server = replay(procs, "--loop", "--keep-open", "--interval", "0.2")
+    client = wsraw.RawClient(server.port)
+    keys = ["k1\tvictim", "k\u001b[2J", "k\u202e1", "k 1", "k\u009b1", "k" * 300]
+    replies = []
+    for key in keys:
+        client.send_text("SUB\t" + key)
+        replies.append(client.wait_text("ERR", timeout=10))
+    client.send_text("SUB\tgood")
+    first = client.wait_text("MSG\tgood\t", timeout=10)
+    client.close()
+
+    assert all(reply.startswith("ERR\tSUB: ") for reply in replies), replies
+    assert first.startswith("MSG\tgood\t"), first
+    start = 0
+    for _ in keys:
+        start, _line = server.stderr.wait_for(r"sent SUB with", timeout=5, start=start)
+        start += 1
+    stderr = server.stderr.raw()
+    assert b"subscribed to k" not in stderr, "a bad key was subscribed"
+    assert forbidden_in(stderr) is None, f"stderr: {forbidden_in(stderr)}"
+    assert_serves(server)
+    stop_and_check(server)
+
+
 def test_a_client_dripping_its_handshake_does_not_hold_the_server(procs):
     server = replay(procs, "--loop", "--keep-open", "--interval", "0.2")
     sock = socket.create_connection((wsraw.LOOPBACK, server.port), timeout=5)

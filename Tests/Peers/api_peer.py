@@ -19,6 +19,8 @@ Answers are built from the captured samples in api/ beside this script (copies o
       huge                             a 2 MiB JSON answer
       odd-types                        live_id a number, is_live and ended_at strings
       slow                             never answers (a timeout)
+      hostile-key                      bcsvr_key and broadcast_key "k1\nSUB\tvictim-key\x1b[2J" (a key that
+                                       would add a SUB command and clear a terminal)
   GET /api/user/profile?user_id=ID     the sample profile with user_id ID; onlive is {"live_id": L} when
                                        STATE_DIR/onlive-ID exists and holds L, null otherwise (the switch a
                                        test flips to turn a user live); status-NNN as above
@@ -108,6 +110,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             info["live_id"] = 12345
             info["is_live"] = "1"
             info["ended_at"] = "0"
+        elif ident == "hostile-key":
+            info["bcsvr_key"] = info["broadcast_key"] = "k1\nSUB\tvictim-key\x1b[2J"
         elif ident == "slow":
             time.sleep(60)
             return

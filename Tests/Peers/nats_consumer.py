@@ -13,6 +13,11 @@ key), or says `timeout N` after --timeout seconds. Its first line is `ready`.
 With --output FILE the message lines go to FILE instead, and stdout says `read N` every 50 messages.
 
 Prints the first N messages of stream BCSTREAM_STATUS the same way.
+
+    python3 nats_consumer.py publish NATS_URL --subject SUBJECT --data TEXT
+
+Publishes TEXT as it is (a hand-made follow request, say) to SUBJECT through JetStream and prints
+`published SEQ` once the stream stored it.
 """
 import argparse
 import asyncio
@@ -51,7 +56,9 @@ async def subscribe(js, subject, stream, deadline):
 
 async def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", choices=["read", "status"])
+    parser.add_argument("scenario", choices=["read", "status", "publish"])
+    parser.add_argument("--subject", default="")
+    parser.add_argument("--data", default="")
     parser.add_argument("url")
     parser.add_argument("--ends", default="")
     parser.add_argument("--count", type=int, default=0)
@@ -64,6 +71,11 @@ async def main():
     nc = await nats.connect(servers=args.url.split(","), max_reconnect_attempts=-1, reconnect_time_wait=0.2)
     js = nc.jetstream()
     print("ready", flush=True)
+    if args.scenario == "publish":
+        ack = await js.publish(args.subject, args.data.encode("utf-8"))
+        print(f"published {ack.seq}", flush=True)
+        await nc.close()
+        return
     if args.scenario == "read":
         subject, stream = "bcstream.msg.>", "BCSTREAM"
     else:

@@ -1,3 +1,4 @@
+import BCListener
 import BCWebSocket
 import Foundation
 @testable import bcstream
@@ -15,12 +16,13 @@ struct ChannelKeysTests {
     func readsAKeysFile() throws {
         let path = try file("# lives of the evening\na:1\r\n\n  b:2  \na:1\n#c:3\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try ChannelKeys.collect(keys: ["z:0", "a:1"], file: path) == ["z:0", "a:1", "b:2"])
+        #expect(try ChannelKeys.collect(keys: ["z:0", "a:1"], file: path).map(\.text) == ["z:0", "a:1", "b:2"])
     }
 
     /// The key goes into `SUB\t<key>`: a TAB or a line break in it would send the server another command.
     @Test("a key that would break the SUB line, or is too long, is refused with where it came from", arguments: [
-        ("a:1\tSUB", "TAB"), ("a b", "space"), ("a\u{7}b", "control"), (String(repeating: "k", count: 300), "longer than 256"),
+        ("a:1\tSUB", "TAB"), ("a b", "space"), ("a\u{7}b", "U+0007"), (String(repeating: "k", count: 300), "at most 256"),
+        ("k1\u{2028}SUB", "line break"), ("k1\u{1B}[2J", "U+001B"), ("k\u{202E}1", "U+202E"),
     ])
     func refusesHostileKeys(key: String, problem: String) throws {
         let path = try file("ok:1\n\(key)\n")
@@ -29,9 +31,13 @@ struct ChannelKeysTests {
             try ChannelKeys.collect(keys: [], file: path)
         } throws: { error in
             let text = "\(error)"
-            return text.contains(problem) && text.contains("line 2") && !text.contains("\u{7}")
+            return text.contains(problem) && text.contains("line 2")
+                && !text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{202E}" }
         }
-        #expect(throws: ChannelKeys.Problem.self) { try ChannelKeys.collect(keys: [key], file: nil) }
+        #expect { try ChannelKeys.collect(keys: [key], file: nil) } throws: { "\($0)".hasPrefix("--key: ") }
+        #expect { try ChannelKeys.collect(keys: ["k1\nSUB\tvictim-key"], file: nil) } throws: {
+            "\($0)".hasPrefix("--key: a key with a line break") && !"\($0)".contains("\n")
+        }
     }
 
     @Test("a keys file that cannot be read, is not UTF-8 or is too large says so")

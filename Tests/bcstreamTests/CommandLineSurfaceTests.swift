@@ -73,4 +73,20 @@ struct CommandLineSurfaceTests {
         #expect(second.stderr.contains("--port"), "says what to do")
         #expect(!second.stderr.contains("Usage:"))
     }
+
+    /// Each command that takes a key from its user checks it before anything is sent or queued; the error shows
+    /// the key escaped (no raw line break, TAB or escape on the terminal). NATS at a port nobody listens on: a
+    /// key that got through would fail later, with another message.
+    @Test("a --key that would break the SUB line is a usage error naming --key, the key escaped", arguments: [
+        ["follow", "--nats", "nats://127.0.0.1:1", "ws://127.0.0.1:1/"],
+        ["listen", "ws://127.0.0.1:1/"],
+    ])
+    func hostileKeyOption(command: [String]) throws {
+        let result = try BCStreamProcess.run(command + ["--key", "c2\nSUB\tvictim4\u{1B}[2J"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(#"--key: a key with a line break in it"#), "\(result.stderr)")
+        #expect(result.stderr.contains(#"c2\u{A}SUB\tvictim4\u{1B}[2J"#), "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\t" })
+        #expect(result.stdout.isEmpty, "nothing queued: \(result.stdout)")
+    }
 }

@@ -92,16 +92,41 @@ import Testing
     }
 
     @Test func aQueuedRequestMustBeAWebSocketURLAndAKey() {
-        let valid = FollowRequest(url: "wss://online.example.com/", key: "118f91f:UdoBre1M")
-        #expect((try? FollowRequest.parse(valid.json).get()) == valid)
+        let valid = FollowRequest(url: "wss://online.example.com/", key: try! ChannelKey("118f91f:UdoBre1M"))
+        #expect((try? FollowRequest.parse(valid.json, subject: "bcstream.follow").get()) == valid)
         #expect(String(decoding: valid.json, as: UTF8.self)
             == #"{"key":"118f91f:UdoBre1M","url":"wss://online.example.com/"}"#)
         for bad in [#"not json"#, #"{"url":"http://x/","key":"k"}"#, #"{"url":"ws://x/","key":""}"#,
                     #"{"url":"ws://x/"}"#, "{\"url\":\"ws://x/\",\"key\":\"\(String(repeating: "k", count: 20_000))\"}"] {
-            guard case .failure = FollowRequest.parse(Array(bad.utf8)) else {
+            guard case .failure = FollowRequest.parse(Array(bad.utf8), subject: "bcstream.follow") else {
                 Issue.record("accepted \(bad.prefix(60))")
                 continue
             }
+        }
+    }
+
+    /// A key from the queue would go into `SUB\t<key>`: `w1\nSUB\tvictim2` would subscribe the worker to `victim2`.
+    @Test("a queued request whose key is not a channel key is refused, naming the subject, the key escaped",
+          arguments: ["w1\nSUB\tvictim2\u{1B}[2J", "w1\tvictim", "w 1", "w\u{2066}1", String(repeating: "k", count: 257)])
+    func aQueuedRequestWithAHostileKeyIsRefused(key: String) throws {
+        struct Wire: Encodable { var url: String; var key: String }
+        let data = try JSONEncoder().encode(Wire(url: "wss://online.example.com/", key: key))
+        guard case .failure(let problem) = FollowRequest.parse(Array(data), subject: "bcstream.follow") else {
+            Issue.record("accepted \(key.debugDescription)")
+            return
+        }
+        #expect(problem.badKey)
+        #expect(problem.description.hasPrefix("follow request on bcstream.follow: "))
+        #expect(!problem.description.unicodeScalars.contains { ChannelKeyTestsRule.isUnsafe($0) })
+    }
+}
+
+/// What must never reach a terminal unescaped.
+enum ChannelKeyTestsRule {
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
         }
     }
 }

@@ -137,6 +137,43 @@ import Testing
         }
     }
 
+    /// Anyone who can publish on the follow subject can queue a request: its key would go into `SUB\t<key>`, so
+    /// `w1\nSUB\tvictim2` would subscribe the worker to `victim2` as well.
+    @Test func aFollowRequestWithAHostileKeyIsTerminatedCountedAndLoggedOnceEscaped() async throws {
+        try await withNATSServer { server in
+            let (replay, url) = try await replay(interval: "0.02")
+            defer { replay.stop() }
+            // A short claim timeout: a request nak'd or left unacked would come back within the test.
+            let worker = try await worker("H", server, ["--claim-timeout", "1", "--metrics-port", "0"])
+            defer { worker.stop() }
+            let hostile = #"{"url":"\#(url)","key":"w1\nSUB\tvictim2\u001b[2J"}"#
+            let publisher = try PeerProcess.python(Self.consumer, "publish",
+                                                   [server.url, "--subject", "bcstream.follow", "--data", hostile])
+            defer { publisher.stop() }
+            _ = try await publisher.report("published", within: .seconds(10))
+            let dropped = try await worker.errorLines.first(within: .seconds(10), "the request dropped") {
+                $0.contains("dropped a request")
+            }
+            #expect(dropped.contains(#"follow request on bcstream.follow: a key with a line break in it"#), "\(dropped)")
+            #expect(dropped.contains(#"w1\u{A}SUB\tvictim2\u{1B}[2J"#), "\(dropped)")
+            // A good live queued after it is followed to its end; by then a redelivery would have come.
+            try follow(server, url, ["good:1"])
+            try await waitForStderr(worker, "nats: good:1: the live ended; acked", times: 1, within: .seconds(30))
+            #expect(worker.stderr.components(separatedBy: "dropped a request").count == 2, "\(worker.stderr)")
+            #expect(!worker.stderr.contains("victim2\u{1B}") && !worker.stderr.contains("following w1"))
+            #expect(!worker.stderr.unicodeScalars.contains("\u{1B}"), "a raw escape reached the log")
+
+            let port = try #require(worker.stderr.split(separator: "\n").lazy.compactMap { line -> Int? in
+                guard let range = line.range(of: "metrics on http://127.0.0.1:") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }.first)
+            let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+            let metrics = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(metrics.contains("bcstream_follow_requests_rejected_total 1"), "\(metrics)")
+            #expect(metrics.contains("bcstream_lives_followed_total 1"), "\(metrics)")
+        }
+    }
+
     @Test func sigtermHandsTheClaimsBackAtOnceAndAnotherWorkerTakesThemWithMetrics() async throws {
         try await withNATSServer { server in
             let (replay, url) = try await replay(interval: "0.02")

@@ -36,15 +36,20 @@ import Testing
         #expect(run.status == 0, "stderr: \(run.stderr)")
         if format == "ndjson" {
             let objects = try run.lines.map(object)
-            #expect(objects.compactMap { $0["t"] as? Int } == [1, 1, 1, 8], "stdout: \(run.lines)")
+            #expect(objects.map { $0["kind"] as? String } == ["backlogComment", "backlogComment", "comment", "liveEnded"],
+                    "stdout: \(run.lines)")
             #expect(objects.map { $0["backlog"] as? Bool } == [true, true, nil, nil])
             #expect(objects.allSatisfy { $0["key"] as? String == "test:Xq3Zk-8s_Ab4Cd5Ef6Gh7J" })
-            let ids = objects.compactMap { ($0["message"] as? [String: Any])?["lci"] }.map { "\($0)" }
-            #expect(ids == ["900001", "900002", "900003"], "oldest first, 900002 once: \(run.lines)")
+            let messages = objects.compactMap { $0["message"] as? [String: Any] }
+            #expect(messages.prefix(2).map { $0["id"] as? String } == ["900001", "900002"], "oldest first")
+            #expect(messages.prefix(2).map { $0["userName"] as? String } == ["テスト視聴者A", "テスト視聴者B"])
+            #expect(messages.first?["createdAt"] as? Int == 1_540_124_930)
+            #expect(messages.first?["isModerator"] as? Bool == true && messages.first?["isContinuousStreamer"] as? Bool == true)
+            #expect(messages.dropFirst(2).first?["lci"] as? String == "900003", "900002 once: \(run.lines)")
         } else {
             #expect(run.lines.count == 4, "stdout: \(run.lines)")
-            #expect(run.lines.prefix(2).allSatisfy { $0.contains("[backlog]") })
-            #expect(run.lines[0].contains("first backlog comment"))
+            #expect(run.lines.prefix(2).allSatisfy { $0.hasPrefix("api    backlogComment       [backlog] ") })
+            #expect(run.lines[0].hasSuffix(#"テスト視聴者A: first backlog comment\u{A}on two lines"#), "\(run.lines[0])")
             #expect(run.lines.filter { $0.contains("second backlog comment") }.count == 1)
             #expect(run.lines[2].contains("a live comment") && !run.lines[2].contains("[backlog]"))
             #expect(run.lines[3].contains("liveEnded"))
@@ -99,6 +104,7 @@ import Testing
         ("huge", 4, "larger than 1048576 bytes"),
         ("ended-live", 2, "has ended"),
         ("private-live", 2, "is private"),
+        ("hostile-key", 4, #"the live info answer's bcsvr_key: a key with a line break in it"#),
     ] as [(String, Int32, String)])
     func failingAnswer(liveID: String, status: Int32, message: String) async throws {
         let service = try await LiveServiceStandIn.start()
@@ -107,6 +113,8 @@ import Testing
         #expect(run.status == status, "stderr: \(run.stderr)")
         #expect(run.stderr.contains(message), "stderr: \(run.stderr)")
         #expect(run.lines.isEmpty)
+        #expect(!run.stderr.unicodeScalars.contains("\u{1B}"), "a raw escape reached the terminal: \(run.stderr)")
+        #expect(!service.replay.stderr.contains("subscribed"), "the bcsvr server heard a SUB: \(service.replay.stderr)")
     }
 
     @Test("a user who is offline, without --wait: exit 2 and the hint")

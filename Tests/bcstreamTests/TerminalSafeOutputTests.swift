@@ -248,8 +248,9 @@ import Testing
 
     // MARK: - replay
 
-    /// A client whose `SUB` frame holds more lines: a key with controls, an unknown command with controls, and one
-    /// of one character and 50,000 combining marks. The server's activity log shows them escaped and cut.
+    /// A client whose `SUB` frame holds more lines: a second `SUB` with a key with controls (refused: not a channel
+    /// key), an unknown command with controls, and one of one character and 50,000 combining marks. The server's
+    /// activity log shows them escaped and cut.
     @Test func replayLogsWhatClientsSentEscapedAndCut() async throws {
         let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
                                      arguments: ["replay", "Tests/Payloads/8-live-ended-bare.json", "--interval", "0"],
@@ -257,7 +258,8 @@ import Testing
         defer { replay.stop() }
         let url = try #require(try await replay.lines.next(within: .seconds(10), "the replay URL"))
 
-        let key = "k\u{1B}]0;pwned\u{7}\n\u{1B}[2Jevil\u{9B}\u{202E}cmd\nY" + String(repeating: "\u{301}", count: 50_000)
+        let key = "k:1\nSUB\tk\u{1B}]0;pwned\u{7}\n\u{1B}[2Jevil\u{9B}\u{202E}cmd\nY"
+            + String(repeating: "\u{301}", count: 50_000)
         let client = try BCStreamProcess.runPython(["Tests/Peers/bcsvr_client.py", url, key])
         #expect(client.status == 0, "the client ends when replay closes: \(client.stderr)")
         let status = try await replay.exitStatus(within: .seconds(10))
@@ -265,7 +267,9 @@ import Testing
         #expect(status == 0)
 
         let log = Self.safeLines(of: stderr.map { $0 + "\n" }.joined(), "replay's stderr")
-        #expect(log.contains { $0.hasSuffix(#" subscribed to k\u{1B}]0;pwned\u{7}"#) }, "\(Self.shown(log))")
+        #expect(log.contains { $0.hasSuffix(" subscribed to k:1") }, "\(Self.shown(log))")
+        #expect(log.contains { $0.contains("sent SUB with a key with U+001B in it")
+            && $0.hasSuffix(#": k\u{1B}]0;pwned\u{7}; answered ERR"#) }, "\(Self.shown(log))")
         #expect(log.contains { $0.hasSuffix(#"not bcsvr: \u{1B}[2Jevil\u{9B}\u{202E}cmd"#) }, "\(Self.shown(log))")
         let long = try #require(log.first { $0.unicodeScalars.contains("\u{301}") }, "\(Self.shown(log))")
         #expect(long.unicodeScalars.count < 400, "cut, not 50,000 combining marks: \(long.unicodeScalars.count) scalars")
@@ -273,13 +277,14 @@ import Testing
     }
 
     /// Runs `bcstream replay` on a pseudo-terminal, so that its prompt is on, in DIRECTORY (whose Tests/Payloads
-    /// is the prompt's catalogue); subscribes with KEY (Python `websockets`), types `who`, then `1-comment` (the
-    /// one fixture), then Ctrl-D; prints everything the terminal received as one JSON string.
+    /// is the prompt's catalogue); sends `SUB` with HOSTILE (refused: not a channel key), subscribes with KEY (Python
+    /// `websockets`), types `who`, then `1-comment` (the one fixture), then Ctrl-D; prints everything the terminal
+    /// received as one JSON string.
     static let promptDriver = #"""
         import asyncio, json, os, pty, re, select, sys, time
         from websockets.asyncio.client import connect
 
-        bcstream, directory, key = sys.argv[1], sys.argv[2], sys.argv[3]
+        bcstream, directory, hostile, key = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
         pid, fd = pty.fork()
         if pid == 0:
             os.chdir(directory)
@@ -312,6 +317,8 @@ import Testing
             url = re.search(rb"ws://[0-9.]+:[0-9]+/", output).group().decode()
             read_until(rb"replay> ")
             async with connect(url) as ws:
+                await ws.send("SUB\t" + hostile)
+                read_until(rb"sent SUB with")
                 await ws.send("SUB\t" + key)
                 read_until(rb"subscribed to")
                 os.write(fd, b"who\r")
@@ -341,8 +348,12 @@ import Testing
         let script = directory.appendingPathComponent("prompt_driver.py")
         try Data(Self.promptDriver.utf8).write(to: script)
 
-        let key = "k\u{1B}]0;pwned\u{7}\u{9B}2J\u{202E}"
-        let driver = try BCStreamProcess.runPython([script.path, BCStreamProcess.executable.path, directory.path, key])
+        // A key with controls is no channel key (ChannelKey): the server refuses it and its log line shows it
+        // escaped; a key of other scripts is one, listed by `who` as it is.
+        let hostile = "k\u{1B}]0;pwned\u{7}\u{9B}2J\u{202E}"
+        let key = "k:鍵ﾃｽﾄ"
+        let driver = try BCStreamProcess.runPython([script.path, BCStreamProcess.executable.path, directory.path,
+                                                    hostile, key])
         #expect(driver.status == 0, "\(Self.shown(driver.stderr.split(separator: "\n").map(String.init)))")
         let received = try JSONDecoder().decode(String.self, from: Data(driver.stdout.utf8))
 
@@ -352,9 +363,12 @@ import Testing
         let text = received.replacing("\r\n", with: "\n").replacing("replay> \r\u{1B}[J", with: "")
             .replacing(#/\r|\x{1B}\[[0-9;?]*[A-Za-z]/#, with: "")
         let lines = Self.safeLines(of: text + "\n", "the terminal")
-        #expect(lines.contains { $0.hasSuffix(#"k\u{1B}]0;pwned\u{7}\u{9B}2J\u{202E}: 1 subscriber(s)"#) }, "\(Self.shown(lines))")
+        // The refusal's line (the prompt folds it at the terminal's width; `safeLines` checked every line).
+        #expect(lines.contains { $0.contains(#"sent SUB with a key with U+001B in it"#) }, "\(Self.shown(lines))")
+        #expect(lines.contains { $0.hasSuffix("k:鍵ﾃｽﾄ: 1 subscriber(s)") }, "\(Self.shown(lines))")
         #expect(lines.contains { $0.hasPrefix(#"pushed 1-comment-\u{1B}]0;owned\u{7}\u{202E} to 1 subscriber"#) },
                 "\(Self.shown(lines))")
-        #expect(lines.contains { $0.hasSuffix(#"subscribed to k\u{1B}]0;pwned\u{7}\u{9B}2J\u{202E}"#) }, "\(Self.shown(lines))")
+        #expect(lines.contains { $0.hasSuffix("subscribed to k:鍵ﾃｽﾄ") }, "\(Self.shown(lines))")
+        #expect(!lines.contains { $0.contains("subscribed to k\\u{1B}") }, "the hostile key was not subscribed")
     }
 }

@@ -103,6 +103,12 @@ extension BCResponse {
         /// `speech`: the text-to-speech line ("ねこまるが小さなハートを贈りました").
         public var speech: String? { get { _speech.wrappedValue } set { _speech.wrappedValue = newValue } }
         var _speech: OptionalForcibleString
+        /// `is_streaming_collab`: the live was in a collab when the gift was sent (`0`/`1`; public captures of 2022).
+        public var isStreamingCollab: Bool? {
+            get { _isStreamingCollab.wrappedValue }
+            set { _isStreamingCollab.wrappedValue = newValue }
+        }
+        var _isStreamingCollab: OptionalForcibleBool
         /// `collab_streamer_ac`: the collab streamer's display name, during a collab.
         public var collabStreamerName: String? {
             get { _collabStreamerName.wrappedValue }
@@ -179,6 +185,7 @@ extension BCResponse {
             case liveSentGiftID = "live_sent_gift_id"
             case slotID = "slot_id"
             case speech
+            case isStreamingCollab = "is_streaming_collab"
             case collabStreamerName = "collab_streamer_ac"
             case avatarBodyImageURL = "avatar_body_image_url"
             case avatarUserIDs = "avatar_user_ids"
@@ -217,6 +224,7 @@ extension BCResponse {
             try container.encode(_liveSentGiftID, forKey: .liveSentGiftID)
             try container.encode(_slotID, forKey: .slotID)
             try container.encode(_speech, forKey: .speech)
+            try container.encode(_isStreamingCollab, forKey: .isStreamingCollab)
             try container.encode(_collabStreamerName, forKey: .collabStreamerName)
             try container.encode(_avatarBodyImageURL, forKey: .avatarBodyImageURL)
             try container.encode(_avatarUserIDs, forKey: .avatarUserIDs)
@@ -297,6 +305,10 @@ extension BCResponse {
             }
             if let value = isPhotoGift {
                 writer.key("is_photo_gift")
+                writer.flag(value)
+            }
+            if let value = isStreamingCollab {
+                writer.key("is_streaming_collab")
                 writer.flag(value)
             }
             if let value = user.profileImageURL {
@@ -394,11 +406,11 @@ extension BCResponse.Gift {
         totalGiftCoins: Int? = nil, nameplateEnabled: Int? = nil, pauseDuration: Double? = nil,
         orientations: Int? = nil, shouldPlayAnimation: Bool? = nil, isModerator: Bool? = nil,
         isCheerleader: Bool? = nil, becameCheerleader: Bool? = nil, isLastSent: Bool? = nil,
-        liveSentGiftID: String? = nil, slotID: String? = nil, speech: String? = nil, collabStreamerName: String? = nil,
-        avatarBodyImageURL: String? = nil, avatarUserIDs: String? = nil, effectID: String? = nil, poseID: String? = nil,
-        message: String? = nil, shareText: String? = nil, point: Int? = nil, yellRank: YellRank? = nil,
-        yellLevel: Int? = nil, rankings: [BCResponse.GiftRanking]? = nil, photoGiftID: String? = nil,
-        isPhotoGift: Bool? = nil, photoGiftImageURL: String? = nil
+        liveSentGiftID: String? = nil, slotID: String? = nil, speech: String? = nil, isStreamingCollab: Bool? = nil,
+        collabStreamerName: String? = nil, avatarBodyImageURL: String? = nil, avatarUserIDs: String? = nil,
+        effectID: String? = nil, poseID: String? = nil, message: String? = nil, shareText: String? = nil,
+        point: Int? = nil, yellRank: YellRank? = nil, yellLevel: Int? = nil, rankings: [BCResponse.GiftRanking]? = nil,
+        photoGiftID: String? = nil, isPhotoGift: Bool? = nil, photoGiftImageURL: String? = nil
     ) {
         self.init(
             user: user, _giftID: ForcibleString(wrappedValue: giftID),
@@ -418,6 +430,7 @@ extension BCResponse.Gift {
             _liveSentGiftID: OptionalForcibleString(wrappedValue: liveSentGiftID),
             _slotID: OptionalForcibleString(wrappedValue: slotID),
             _speech: OptionalForcibleString(wrappedValue: speech),
+            _isStreamingCollab: OptionalForcibleBool(wrappedValue: isStreamingCollab),
             _collabStreamerName: OptionalForcibleString(wrappedValue: collabStreamerName),
             _avatarBodyImageURL: OptionalForcibleString(wrappedValue: avatarBodyImageURL),
             _avatarUserIDs: OptionalForcibleString(wrappedValue: avatarUserIDs),
@@ -455,6 +468,7 @@ extension BCResponse.Gift {
         _liveSentGiftID = try container.decode(OptionalForcibleString.self, forKey: .liveSentGiftID)
         _slotID = try container.decode(OptionalForcibleString.self, forKey: .slotID)
         _speech = try container.decode(OptionalForcibleString.self, forKey: .speech)
+        _isStreamingCollab = try container.decode(OptionalForcibleBool.self, forKey: .isStreamingCollab)
         _collabStreamerName = try container.decode(OptionalForcibleString.self, forKey: .collabStreamerName)
         _avatarBodyImageURL = try container.decode(OptionalForcibleString.self, forKey: .avatarBodyImageURL)
         _avatarUserIDs = try container.decode(OptionalForcibleString.self, forKey: .avatarUserIDs)
@@ -495,6 +509,7 @@ extension BCResponse.Gift {
         var liveSentGiftID: String?
         var slotID: String?
         var speech: String?
+        var isStreamingCollab: Bool?
         var collabStreamerName: String?
         var avatarBodyImageURL: String?
         var avatarUserIDs: String?
@@ -515,10 +530,10 @@ extension BCResponse.Gift {
             switch key.count {
             case 1:
                 if key.word(0) == 0x70 {  // p
-                    try TapeObject.mark(&seen, 1 << 23)
+                    try TapeObject.mark(&seen, 1 << 24)
                     point = try object.optionalInt(at: value)
                 } else if key.word(0) == 0x75 {  // u
-                    try TapeObject.mark(&seen, 1 << 34)
+                    try TapeObject.mark(&seen, 1 << 35)
                     user_id = try object.string(at: value)
                 }
             case 2:
@@ -536,7 +551,7 @@ extension BCResponse.Gift {
                     try TapeObject.mark(&seen, 1 << 4)
                     user_badgeImageURL = try object.optionalString(at: value)
                 } else if key.word(0) == 0x6c727569 {  // iurl
-                    try TapeObject.mark(&seen, 1 << 18)
+                    try TapeObject.mark(&seen, 1 << 19)
                     user_profileImageURL = try object.optionalString(at: value)
                 }
             case 5:
@@ -549,7 +564,7 @@ extension BCResponse.Gift {
                 }
             case 6:
                 if key.word(0) == 0x686365657073 {  // speech
-                    try TapeObject.mark(&seen, 1 << 32)
+                    try TapeObject.mark(&seen, 1 << 33)
                     speech = try object.optionalString(at: value)
                 }
             case 7:
@@ -557,18 +572,18 @@ extension BCResponse.Gift {
                     try TapeObject.mark(&seen, 1 << 9)
                     giftID = try object.string(at: value)
                 } else if key.word(0) == 0x6567617373656d {  // message
-                    try TapeObject.mark(&seen, 1 << 20)
+                    try TapeObject.mark(&seen, 1 << 21)
                     message = try object.optionalString(at: value)
                 } else if key.word(0) == 0x64695f65736f70 {  // pose_id
-                    try TapeObject.mark(&seen, 1 << 27)
+                    try TapeObject.mark(&seen, 1 << 28)
                     poseID = try object.optionalString(at: value)
                 } else if key.word(0) == 0x64695f746f6c73 {  // slot_id
-                    try TapeObject.mark(&seen, 1 << 31)
+                    try TapeObject.mark(&seen, 1 << 32)
                     slotID = try object.optionalString(at: value)
                 }
             case 8:
                 if key.word(0) == 0x73676e696b6e6172 {  // rankings
-                    try TapeObject.mark(&seen, 1 << 28)
+                    try TapeObject.mark(&seen, 1 << 29)
                     rankings = try object.optionalObjects(at: value) { (element) throws(FastMiss) in
                         try BCResponse.GiftRanking(tape: element)
                     }
@@ -581,7 +596,7 @@ extension BCResponse.Gift {
                     try TapeObject.mark(&seen, 1 << 13)
                     giftType = try object.optionalInt(at: value)
                 } else if key.word(0) == 0x6e61725f6c6c6579 && key.word(8) == 0x6b {  // yell_rank
-                    try TapeObject.mark(&seen, 1 << 36)
+                    try TapeObject.mark(&seen, 1 << 37)
                     yellRank = try object.optionalInt(at: value).map(YellRank.init(rawValue:))
                 }
             case 10:
@@ -589,10 +604,10 @@ extension BCResponse.Gift {
                     try TapeObject.mark(&seen, 1 << 12)
                     giftTitle = try object.string(at: value)
                 } else if key.word(0) == 0x65745f6572616873 && key.word(8) == 0x7478 {  // share_text
-                    try TapeObject.mark(&seen, 1 << 29)
+                    try TapeObject.mark(&seen, 1 << 30)
                     shareText = try object.optionalString(at: value)
                 } else if key.word(0) == 0x76656c5f6c6c6579 && key.word(8) == 0x6c65 {  // yell_level
-                    try TapeObject.mark(&seen, 1 << 35)
+                    try TapeObject.mark(&seen, 1 << 36)
                     yellLevel = try object.optionalInt(at: value)
                 }
             case 12:
@@ -600,7 +615,7 @@ extension BCResponse.Gift {
                     try TapeObject.mark(&seen, 1 << 16)
                     isModerator = try object.optionalBool(at: value)
                 } else if key.word(0) == 0x7461746e6569726f && key.word(8) == 0x736e6f69 {  // orientations
-                    try TapeObject.mark(&seen, 1 << 22)
+                    try TapeObject.mark(&seen, 1 << 23)
                     orientations = try object.optionalInt(at: value)
                 }
             case 13:
@@ -608,7 +623,7 @@ extension BCResponse.Gift {
                     try TapeObject.mark(&seen, 1 << 17)
                     isPhotoGift = try object.optionalBool(at: value)
                 } else if key.word(0) == 0x69675f6f746f6870 && key.word(8) == 0x64695f7466 {  // photo_gift_id
-                    try TapeObject.mark(&seen, 1 << 25)
+                    try TapeObject.mark(&seen, 1 << 26)
                     photoGiftID = try object.optionalString(at: value)
                 }
             case 14:
@@ -616,7 +631,7 @@ extension BCResponse.Gift {
                     try TapeObject.mark(&seen, 1 << 15)
                     isCheerleader = try object.optionalBool(at: value)
                 } else if key.word(0) == 0x75645f6573756170 && key.word(8) == 0x6e6f69746172 {  // pause_duration
-                    try TapeObject.mark(&seen, 1 << 24)
+                    try TapeObject.mark(&seen, 1 << 25)
                     pauseDuration = try object.optionalDouble(at: value)
                 }
             case 15:
@@ -626,19 +641,19 @@ extension BCResponse.Gift {
                 }
             case 16:
                 if key.word(0) == 0x69675f6c61746f74 && key.word(8) == 0x736e696f635f7466 {  // total_gift_coins
-                    try TapeObject.mark(&seen, 1 << 33)
+                    try TapeObject.mark(&seen, 1 << 34)
                     totalGiftCoins = try object.optionalInt(at: value)
                 }
             case 17:
                 if key.word(0) == 0x6e65735f6576696c  // live_sent_gift_id
                     && key.word(8) == 0x695f746669675f74
                     && key.word(16) == 0x64 {
-                    try TapeObject.mark(&seen, 1 << 19)
+                    try TapeObject.mark(&seen, 1 << 20)
                     liveSentGiftID = try object.optionalString(at: value)
                 } else if key.word(0) == 0x74616c70656d616e  // nameplate_enabled
                     && key.word(8) == 0x656c62616e655f65
                     && key.word(16) == 0x64 {
-                    try TapeObject.mark(&seen, 1 << 21)
+                    try TapeObject.mark(&seen, 1 << 22)
                     nameplateEnabled = try object.optionalInt(at: value)
                 }
             case 18:
@@ -652,6 +667,13 @@ extension BCResponse.Gift {
                     && key.word(16) == 0x6361 {
                     try TapeObject.mark(&seen, 1 << 6)
                     collabStreamerName = try object.optionalString(at: value)
+                }
+            case 19:
+                if key.word(0) == 0x61657274735f7369  // is_streaming_collab
+                    && key.word(8) == 0x6c6f635f676e696d
+                    && key.word(16) == 0x62616c {
+                    try TapeObject.mark(&seen, 1 << 18)
+                    isStreamingCollab = try object.optionalBool(at: value)
                 }
             case 20:
                 if key.word(0) == 0x72616c5f74666967  // gift_large_image_url
@@ -667,7 +689,7 @@ extension BCResponse.Gift {
                 } else if key.word(0) == 0x69675f6f746f6870  // photo_gift_image_url
                     && key.word(8) == 0x6567616d695f7466
                     && key.word(16) == 0x6c72755f {
-                    try TapeObject.mark(&seen, 1 << 26)
+                    try TapeObject.mark(&seen, 1 << 27)
                     photoGiftImageURL = try object.optionalString(at: value)
                 }
             case 21:
@@ -679,7 +701,7 @@ extension BCResponse.Gift {
                 } else if key.word(0) == 0x705f646c756f6873  // should_play_animation
                     && key.word(8) == 0x6d696e615f79616c
                     && key.word(16) == 0x6e6f697461 {
-                    try TapeObject.mark(&seen, 1 << 30)
+                    try TapeObject.mark(&seen, 1 << 31)
                     shouldPlayAnimation = try object.optionalBool(at: value)
                 }
             default: break
@@ -690,9 +712,10 @@ extension BCResponse.Gift {
                 "ac", "avatar_body_image_url", "avatar_user_ids", "became_cheerleader", "burl", "coins",
                 "collab_streamer_ac", "count", "effect_id", "gift_id", "gift_large_image_url",
                 "gift_small_image_url", "gift_title", "gift_type", "ils", "is_cheerleader", "is_moderator",
-                "is_photo_gift", "iurl", "live_sent_gift_id", "message", "nameplate_enabled", "orientations", "p",
-                "pause_duration", "photo_gift_id", "photo_gift_image_url", "pose_id", "rankings", "share_text",
-                "should_play_animation", "slot_id", "speech", "total_gift_coins", "u", "yell_level", "yell_rank",
+                "is_photo_gift", "is_streaming_collab", "iurl", "live_sent_gift_id", "message", "nameplate_enabled",
+                "orientations", "p", "pause_duration", "photo_gift_id", "photo_gift_image_url", "pose_id",
+                "rankings", "share_text", "should_play_animation", "slot_id", "speech", "total_gift_coins", "u",
+                "yell_level", "yell_rank",
             ])
         }
         guard let user_id, let user_name, let giftID, let giftTitle, let coins, let count else { throw FastMiss() }
@@ -721,6 +744,7 @@ extension BCResponse.Gift {
             _liveSentGiftID: OptionalForcibleString(wrappedValue: liveSentGiftID),
             _slotID: OptionalForcibleString(wrappedValue: slotID),
             _speech: OptionalForcibleString(wrappedValue: speech),
+            _isStreamingCollab: OptionalForcibleBool(wrappedValue: isStreamingCollab),
             _collabStreamerName: OptionalForcibleString(wrappedValue: collabStreamerName),
             _avatarBodyImageURL: OptionalForcibleString(wrappedValue: avatarBodyImageURL),
             _avatarUserIDs: OptionalForcibleString(wrappedValue: avatarUserIDs),
