@@ -907,6 +907,13 @@ extension BCType {
                 1
               ]
             },
+            "is_streaming_collab" : {
+              "description" : "the live was in a collab when the gift was sent (`0`/`1`; public captures of 2022).",
+              "enum" : [
+                0,
+                1
+              ]
+            },
             "live_sent_gift_id" : {
               "description" : "this sending's id, kept digit for digit however long.",
               "type" : "string"
