@@ -97,7 +97,8 @@ let package = Package(
         // inside it (SwiftPM takes no resource from outside a target's folder, and cannot copy a target's own
         // folder); its sources are Tests/BCFixtures; every other folder of Tests is excluded here, or SwiftPM
         // warns of unhandled files: a new folder of Tests goes into this list (docs/DESIGN.md, "The fixtures are
-        // a product").
+        // a product"). Its DocC catalogue is Tests/BCFixtures.docc: inside Tests/BCFixtures, a listed source folder,
+        // SwiftPM would hand the .docc folder to the compiler as a source file.
         .target(
             name: "BCFixtures",
             dependencies: ["BCMessages"],
