@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The worker's metrics HTTP server: concurrent connections, deadlines, accept errors survived (issue 31).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // `swift package generate-documentation`: the DocC catalogues of the library products (scripts/docs.sh).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The typed model of every bcsvr message kind. Pure Swift: no C, no other target.
@@ -95,7 +97,8 @@ let package = Package(
         // inside it (SwiftPM takes no resource from outside a target's folder, and cannot copy a target's own
         // folder); its sources are Tests/BCFixtures; every other folder of Tests is excluded here, or SwiftPM
         // warns of unhandled files: a new folder of Tests goes into this list (docs/DESIGN.md, "The fixtures are
-        // a product").
+        // a product"). Its DocC catalogue is Tests/BCFixtures.docc: inside Tests/BCFixtures, a listed source folder,
+        // SwiftPM would hand the .docc folder to the compiler as a source file.
         .target(
             name: "BCFixtures",
             dependencies: ["BCMessages"],

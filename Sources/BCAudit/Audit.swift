@@ -23,6 +23,7 @@ import BCMessages
 /// paths are tracked per kind and `Limits.maxUnknownKinds` unknown kinds; what goes beyond is counted, not kept,
 /// and the report says that a limit was reached. Samples are cut at `Limits.sampleScalars`.
 public struct Audit: Sendable {
+    /// The bounds of an audit's memory: what goes past them is counted, not kept, and the report says so.
     public struct Limits: Hashable, Sendable {
         /// Distinct key paths tracked per kind (known ones included).
         public var maxPaths: Int
@@ -35,6 +36,7 @@ public struct Audit: Sendable {
         /// Bad lines quoted in the report (all are counted).
         public var badLineSamples: Int
 
+        /// Limits for an audit; the defaults suit a capture of a whole live.
         public init(maxPaths: Int = 1000, maxUnknownKinds: Int = 256, maxKeyBytes: Int = 120, sampleScalars: Int = 60,
                     badLineSamples: Int = 10) {
             self.maxPaths = maxPaths
@@ -45,6 +47,7 @@ public struct Audit: Sendable {
         }
     }
 
+    /// The bounds this audit keeps to.
     public let limits: Limits
     private var kinds: [Int: KindTally] = [:]
     private var unknownKinds: [Int: UnknownTally] = [:]
@@ -57,6 +60,7 @@ public struct Audit: Sendable {
     /// The comments API's answers seen (`BacklogAudit.swift`).
     var backlog = BacklogTally()
 
+    /// An empty audit.
     public init(limits: Limits = Limits()) {
         self.limits = limits
     }
@@ -68,6 +72,8 @@ public struct Audit: Sendable {
         for input in AuditInput.detect(line) { add(input, at: location) }
     }
 
+    /// Audits what one line held, as `AuditInput.detect` classified it: a message is compared, a re-encoded
+    /// line counted, a bad one quoted.
     public mutating func add(_ input: AuditInput, at location: AuditLocation) {
         switch input {
         case .wire(let json, _): add(message: json, at: location)

@@ -5,6 +5,7 @@ public struct AuditLocation: Hashable, Sendable, Codable, CustomStringConvertibl
     /// The line, from 1.
     public var line: Int
 
+    /// Line `line` (from 1) of `source`.
     public init(source: String, line: Int) {
         self.source = source
         self.line = line

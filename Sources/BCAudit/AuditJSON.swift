@@ -8,6 +8,7 @@ import BCMessages
 /// nesting deeper than `maxDepth` instead of recursing without bound. Linear in the text.
 /// Why a text is not a JSON document, in words, with the byte where reading stopped.
 public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong and where, in words: `expected a value at byte 12`.
     public let reason: String
     public var description: String { reason }
 }

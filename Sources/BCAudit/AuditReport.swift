@@ -10,6 +10,7 @@ public struct AuditReport: Hashable, Sendable, Codable {
     /// The schema's name and version; a change that removes or renames a field changes it.
     public static let schemaVersion = "bcstream-audit/1"
 
+    /// The schema this report follows (`schemaVersion` when it was made by this build).
     public var schema = AuditReport.schemaVersion
     /// Messages whose keys were compared with the model (wire text, and unknown kinds kept by an NDJSON log).
     public var messages: Int
@@ -30,6 +31,7 @@ public struct AuditReport: Hashable, Sendable, Codable {
     public var untrackedUnknownKindMessages: Int
     /// Each limit of memory that was reached, in words; empty when the report is complete.
     public var limitsReached: [String]
+    /// How many distinct things differ from the model, by sort.
     public var findings: Findings
     /// Backlog comments (the comments API's answers) seen; absent when none was.
     public var backlog: Backlog?
@@ -37,6 +39,7 @@ public struct AuditReport: Hashable, Sendable, Codable {
     /// that one did not have.
     public var baseline: String?
 
+    /// A report of these tallies; `findings` is counted from them.
     public init(messages: Int, reencoded: Int, skippedLines: Int, badLines: Int, badLineSamples: [BadLine],
                 kinds: [Kind], unknownKinds: [UnknownKind], untrackedUnknownKindMessages: Int,
                 limitsReached: [String], backlog: Backlog? = nil) {
@@ -109,12 +112,18 @@ public struct AuditReport: Hashable, Sendable, Codable {
 
     /// How many distinct things differ from the model.
     public struct Findings: Hashable, Sendable, Codable {
+        /// Key paths the model does not know.
         public var newKeys: Int
+        /// Kinds the model does not know (those past the tracking limit count as one).
         public var newKinds: Int
+        /// Known keys seen with a JSON type they do not take, or with several.
         public var drift: Int
+        /// Required keys absent from some messages.
         public var missingKeys: Int
+        /// Every finding: zero when the captures hold nothing the model does not know.
         public var total: Int { newKeys + newKinds + drift + missingKeys }
 
+        /// Findings of these counts.
         public init(newKeys: Int, newKinds: Int, drift: Int, missingKeys: Int) {
             self.newKeys = newKeys
             self.newKinds = newKinds
@@ -123,26 +132,36 @@ public struct AuditReport: Hashable, Sendable, Codable {
         }
     }
 
+    /// A line that could not be read, and why.
     public struct BadLine: Hashable, Sendable, Codable {
+        /// Where the line was.
         public var location: AuditLocation
+        /// Why it could not be read, cut to 200 characters.
         public var reason: String
     }
 
     /// One known kind.
     public struct Kind: Hashable, Sendable, Codable {
+        /// The kind's `t`.
         public var t: Int
         /// `BCType`'s name (`gift`).
         public var kind: String
+        /// Its messages whose keys were compared.
         public var messages: Int
+        /// Its messages from an NDJSON log's re-encoding, counted but not compared.
         public var reencoded: Int
+        /// The key paths of this kind the model does not know.
         public var newKeys: [NewKey] = []
+        /// The known keys whose JSON types drifted.
         public var drift: [Drift] = []
+        /// The required keys that were absent.
         public var missing: [Missing] = []
         /// Occurrences of keys not tracked because the kind reached its limit of distinct paths.
         public var untrackedKeys = 0
         /// Every known key seen, with its JSON types: only when asked for (`audit --keys`).
         public var keys: [KnownKey]?
 
+        /// A kind's tally with nothing found yet.
         public init(t: Int, kind: String, messages: Int, reencoded: Int) {
             self.t = t
             self.kind = kind
@@ -153,37 +172,54 @@ public struct AuditReport: Hashable, Sendable, Codable {
 
     /// A key path the model does not know (its keys below it are not listed: they are new too).
     public struct NewKey: Hashable, Sendable, Codable {
+        /// The key path (`rankings[].glow`).
         public var path: String
+        /// How many values were seen at the path.
         public var count: Int
+        /// How many of them were of each JSON type (`"number": 3`).
         public var types: [String: Int]
+        /// The first value seen, as JSON text, cut.
         public var sample: String
+        /// Where the key was first seen.
         public var firstSeen: AuditLocation
     }
 
     /// A known key seen with more than one JSON type (`null` aside), or with a type its declared form does not
     /// accept (`unexpected`); against a baseline, one seen with a type the baseline never saw it with.
     public struct Drift: Hashable, Sendable, Codable {
+        /// The key path.
         public var path: String
         /// The form the catalogue declares (`int`, `string`, `bool`, `double`, `openEnum`, `object`, `array`,
         /// `stringDictionary`); absent for a payload that keeps every key.
         public var declared: String?
+        /// Whether the catalogue declares the key optional; absent when `declared` is.
         public var optional: Bool?
+        /// How many values were seen at the path.
         public var count: Int
+        /// How many of them were of each JSON type.
         public var types: [String: Int]
         /// The types seen that the declared form does not accept.
         public var unexpected: [String]
+        /// The first value of an unexpected type, as JSON text, cut.
         public var unexpectedSample: String?
+        /// Where that value was seen.
         public var unexpectedAt: AuditLocation?
     }
 
     /// A known key and the JSON types it was seen with.
     public struct KnownKey: Hashable, Sendable, Codable {
+        /// The key path.
         public var path: String
+        /// The form the catalogue declares (`int`, `string`…); absent for a payload that keeps every key.
         public var declared: String?
+        /// Whether the catalogue declares the key optional; absent when `declared` is.
         public var optional: Bool?
+        /// How many values were seen at the path.
         public var count: Int
+        /// How many of them were of each JSON type.
         public var types: [String: Int]
 
+        /// A known key's tally.
         public init(path: String, declared: String?, optional: Bool?, count: Int, types: [String: Int]) {
             self.path = path
             self.declared = declared
@@ -195,16 +231,23 @@ public struct AuditReport: Hashable, Sendable, Codable {
 
     /// A required key absent from some messages (or from some objects of a nested path).
     public struct Missing: Hashable, Sendable, Codable {
+        /// The key path.
         public var path: String
+        /// How many messages (or nested objects) lacked it.
         public var count: Int
+        /// Where it was first missed.
         public var firstSeen: AuditLocation
     }
 
+    /// A kind the model does not know, with its first message.
     public struct UnknownKind: Hashable, Sendable, Codable {
+        /// Its `t`.
         public var t: Int
+        /// How many of its messages were seen.
         public var messages: Int
         /// The first message's JSON, cut; absent when only re-encoded lines were seen.
         public var sample: String?
+        /// Where its first message was; absent when only re-encoded lines were seen.
         public var firstSeen: AuditLocation?
     }
 }

@@ -17,12 +17,15 @@ public struct FixtureRedaction: Hashable, Sendable {
     /// the tool cannot rewrite them without re-encoding them, so it names them for a person to check.
     public var mentionsLeft: [String]
 
+    /// One value replaced: where, and with what.
     public struct Replacement: Hashable, Sendable {
+        /// The value's key path (`users[].ac`).
         public var path: String
         /// The JSON text written in place of the value.
         public var with: String
     }
 
+    /// The URL that stands in for every image URL.
     public static let imagePlaceholder = "https://cdn.example.com/image/placeholder.png"
 
     /// Replaces the user fields of `json`, a message's text as received.
@@ -103,6 +106,7 @@ public enum FixtureName {
         return kebab(type.name)
     }
 
+    /// A camelCase name in kebab-case: `liveURLShared` → `live-url-shared`.
     public static func kebab(_ name: String) -> String {
         let scalars = Array(name.unicodeScalars)
         var result = ""
@@ -132,6 +136,7 @@ public enum FixtureName {
         return allowed ? nil : "use lowercase letters, digits and - only (kebab-case, as Tests/Payloads does)"
     }
 
+    /// The file name of a fixture of kind `t`: `35-gift-<what>.json`.
     public static func fileName(t: Int, what: String) -> String {
         "\(t)-\(kindSlug(t: t))-\(what).json"
     }

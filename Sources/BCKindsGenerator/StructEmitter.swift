@@ -122,7 +122,9 @@ struct StructEmitter {
             let type = usesStorage ? localType(property) : Self.swiftType(property)
             return "\(property.name): \(type)\(defaultValue)"
         }
-        var lines = SwiftText.call("public init", parameters, tail: " {", indent: indent)
+        let defaults = item.properties.contains { $0.isOptional } ? "; the optional ones default to nil" : ""
+        var lines = [pad + "/// Creates a `\(item.name)` from the value of each property\(defaults)."]
+        lines += SwiftText.call("public init", parameters, tail: " {", indent: indent)
         if usesStorage {
             lines += SwiftText.call("self.init", Self.memberwiseArguments(of: item) { $0.name }, tail: "",
                                     indent: indent + 4)

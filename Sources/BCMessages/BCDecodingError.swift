@@ -5,6 +5,7 @@
 /// t=35 (gift) at count: expected an integer or a numeric string, found "eight" in {"t":35,"count":"eight",…}
 /// ```
 public struct BCDecodingError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// What kind of mistake the message made, one case per rule it broke.
     public enum Reason: String, Hashable, Sendable, Codable {
         /// The text is not JSON, or not a JSON object.
         case malformedJSON
@@ -39,6 +40,8 @@ public struct BCDecodingError: Error, Hashable, Sendable, Codable, CustomStringC
     /// The start of the raw message.
     public var excerpt: String
 
+    /// An error from its parts; `excerpt` is the start of the raw message, `unmodelledKeys` what strict mode
+    /// rejected.
     public init(reason: Reason, t: Int?, kind: String?, keyPath: String, expected: String, found: String,
                 unmodelledKeys: [String] = [], excerpt: String) {
         self.reason = reason

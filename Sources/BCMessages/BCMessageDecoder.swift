@@ -11,8 +11,11 @@ import Foundation
 ///   are kept as `.unknown`.
 /// - Strict mode (for tests and audits): an unknown kind, or any key the model does not know, is an error.
 public struct BCMessageDecoder: Sendable {
+    /// What the decoder does with kinds and keys the model does not know.
     public enum Mode: String, Hashable, Sendable, CaseIterable {
+        /// Unknown kinds are kept as `.unknown` and unknown keys ignored: the production setting.
         case lenient
+        /// An unknown kind, or any key the model does not know, is an error: for tests and audits.
         case strict
     }
 
@@ -26,9 +29,12 @@ public struct BCMessageDecoder: Sendable {
         case foundation
     }
 
+    /// Whether unknown kinds and keys are kept and ignored, or errors.
     public var mode: Mode
+    /// Which JSON engine reads the text.
     public var engine: Engine
 
+    /// A decoder; the defaults are the production ones: lenient, on the fast engine.
     public init(mode: Mode = .lenient, engine: Engine = .fast) {
         self.mode = mode
         self.engine = engine

@@ -59,5 +59,6 @@ extension BCResponse {
 
 /// A payload that carries the shared user block.
 public protocol UserAttributed {
+    /// Who the message is about or from: the shared user block (`u`, `ac`, `iurl`, `burl`).
     var user: BCResponse.User { get }
 }

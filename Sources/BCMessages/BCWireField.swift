@@ -37,6 +37,7 @@ public struct BCWireField: Hashable, Sendable {
 
     /// The six types of JSON.
     public enum JSONType: String, Hashable, Sendable, CaseIterable, Codable, Comparable {
+        /// `null`, `true`/`false`, a number, a string, an array, an object: the names JSON Schema gives them.
         case null, boolean, number, string, array, object
 
         public static func < (lhs: Self, rhs: Self) -> Bool {
@@ -46,10 +47,12 @@ public struct BCWireField: Hashable, Sendable {
 
     /// `rankings[].ei`.
     public var path: String
+    /// What the catalogue declares the property to be, hence the JSON types it accepts.
     public var form: Form
     /// The key may be absent or null. Always false for an array's elements (`path[]`).
     public var isOptional: Bool
 
+    /// A field at `path` (`rankings[].ei`) of the given form, required unless `optional`.
     public init(_ path: String, _ form: Form, optional: Bool = false) {
         self.path = path
         self.form = form

@@ -27,6 +27,7 @@ public struct CanonicalJSONWriter: Sendable {
     /// True until the first member of the innermost open object or array is written.
     private var atFirstMember = true
 
+    /// An empty writer whose buffer starts with room for `capacity` bytes.
     public init(capacity: Int = 512) {
         storage = Storage(capacity: capacity)
     }
@@ -128,21 +129,25 @@ public struct CanonicalJSONWriter: Sendable {
         text.withUTF8Buffer { append($0) }
     }
 
+    /// Opens an object: `{`.
     public mutating func beginObject() {
         append(UInt8(ascii: "{"))
         atFirstMember = true
     }
 
+    /// Closes the innermost object: `}`.
     public mutating func endObject() {
         append(UInt8(ascii: "}"))
         atFirstMember = false
     }
 
+    /// Opens an array: `[`.
     public mutating func beginArray() {
         append(UInt8(ascii: "["))
         atFirstMember = true
     }
 
+    /// Closes the innermost array: `]`.
     public mutating func endArray() {
         append(UInt8(ascii: "]"))
         atFirstMember = false
@@ -189,10 +194,12 @@ public struct CanonicalJSONWriter: Sendable {
 
     // MARK: - Scalars
 
+    /// The value `null`.
     public mutating func null() {
         raw("null")
     }
 
+    /// `true` or `false`.
     public mutating func bool(_ value: Bool) {
         if value { raw("true") } else { raw("false") }
     }
@@ -202,6 +209,7 @@ public struct CanonicalJSONWriter: Sendable {
         append(value ? UInt8(ascii: "1") : UInt8(ascii: "0"))
     }
 
+    /// An integer, in decimal.
     public mutating func int(_ value: Int) {
         var magnitude = value.magnitude
         if magnitude < 10 {
@@ -249,6 +257,7 @@ public struct CanonicalJSONWriter: Sendable {
         append(contentsOf: utf8)
     }
 
+    /// A string, quoted and escaped as `JSONEncoder` escapes it.
     public mutating func string(_ value: String) {
         // In place for a native string (nearly every one); `withUTF8` on a copy otherwise.
         if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
@@ -323,6 +332,7 @@ public struct CanonicalJSONWriter: Sendable {
 
     // MARK: - Compound values the generated code writes
 
+    /// An array of strings.
     public mutating func strings(_ values: [String]) {
         beginArray()
         for value in values {
@@ -332,6 +342,7 @@ public struct CanonicalJSONWriter: Sendable {
         endArray()
     }
 
+    /// An array of integers.
     public mutating func ints(_ values: [Int]) {
         beginArray()
         for value in values {

@@ -175,6 +175,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CommentAttributes {
+    /// Creates a `CommentAttributes` from the value of each property; the optional ones default to nil.
     public init(
         speech: String? = nil, isModerator: Bool? = nil, isCheerleader: Bool? = nil, yellRank: YellRank? = nil,
         yellLevel: Int? = nil, linkedLiveOwnerName: String? = nil, descriptionText: String? = nil,

@@ -41,6 +41,7 @@ extension SingleValueDecodingContainer {
     }
 }
 
+/// A string, or a number of any size written out digit for digit.
 extension String: ForcibleValue {
     public static var expectation: String { "a string or a number" }
 
@@ -70,6 +71,7 @@ extension String: ForcibleValue {
     }
 }
 
+/// A number, or a string holding one.
 extension Int: ForcibleValue {
     public static var expectation: String { "an integer or a numeric string" }
 
@@ -94,6 +96,7 @@ extension Int: ForcibleValue {
     }
 }
 
+/// A number, or a string holding one.
 extension Double: ForcibleValue {
     public static var expectation: String { "a number or a numeric string" }
 
@@ -115,6 +118,7 @@ extension Double: ForcibleValue {
     }
 }
 
+/// `true`/`false`, `0`/`1`, or `"0"`/`"1"` (also `"true"`/`"false"`).
 extension Bool: ForcibleValue {
     public static var expectation: String { "a flag: true/false, 0/1 or \"0\"/\"1\"" }
 
@@ -144,6 +148,7 @@ extension Bool: ForcibleValue {
     }
 }
 
+/// The wrapped value's forms, or `null`.
 extension Optional: ForcibleValue where Wrapped: ForcibleValue {
     public static var expectation: String { "\(Wrapped.expectation), or null" }
 

@@ -412,6 +412,7 @@ extension BCResponse {
 }
 
 extension BCResponse.GiftRanking {
+    /// Creates a `GiftRanking` from the value of each property; the optional ones default to nil.
     public init(
         eventID: Int? = nil, eventTitle: String? = nil, eventIconURL: String? = nil, isAppEvent: Bool? = nil,
         isFocus: Bool? = nil, nanoTime: Int? = nil, rank: Int? = nil, rankText: String? = nil,
@@ -644,6 +645,7 @@ extension BCResponse.GiftRanking {
 }
 
 extension BCResponse.GiftRanking.NearbyUser {
+    /// Creates a `NearbyUser` from the value of each property; the optional ones default to nil.
     public init(
         userID: String? = nil, name: String? = nil, iconURL: String? = nil, badgeImageURL: String? = nil,
         labelImageURL: String? = nil, rank: Int? = nil, giftPoint: Int? = nil

@@ -7,12 +7,17 @@ import Foundation
 /// Any JSON value, kept without interpretation: the body of a message of an unknown kind, and the reference
 /// against which strict mode finds keys the model does not know.
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number, as its literal digits (`"1049351080"`, `"0.5"`), so no precision is lost.
     case number(String)
+    /// A string, unescaped.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object, by key.
     case object([String: JSONValue])
 
     /// The value at `key` when this is an object.

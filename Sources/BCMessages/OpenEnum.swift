@@ -18,10 +18,12 @@ extension OpenEnum {
         try container.encode(rawValue)
     }
 
+    /// Decodes a number or a numeric string; a value the enum does not know becomes `unrecognized`.
     public init(from decoder: any Decoder) throws {
         try self.init(forcing: decoder.singleValueContainer())
     }
 
+    /// Encodes the raw value, as a number.
     public func encode(to encoder: any Encoder) throws {
         var container: any SingleValueEncodingContainer = encoder.singleValueContainer()
         try encodeCanonical(to: &container)

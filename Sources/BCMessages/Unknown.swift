@@ -7,6 +7,7 @@ extension BCResponse {
         /// The whole message, `t` included.
         public var json: [String: JSONValue]
 
+        /// A message of kind `t`; `json` is the whole message, `t` included.
         public init(t: Int, json: [String: JSONValue]) {
             self.t = t
             self.json = json

@@ -65,6 +65,7 @@ extension BCResponse {
 }
 
 extension BCResponse.User {
+    /// Creates a `User` from the value of each property; the optional ones default to nil.
     public init(id: String, name: String, profileImageURL: String? = nil, badgeImageURL: String? = nil) {
         self.init(
             _id: ForcibleString(wrappedValue: id), _name: ForcibleString(wrappedValue: name),

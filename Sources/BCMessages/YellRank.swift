@@ -1,15 +1,26 @@
 /// `yell_rank`: a viewer's cheer (yell) rank. Unknown ranks are kept, never an error.
 public enum YellRank: Hashable, Sendable {
+    /// No rank (`0`).
     case none
+    /// Cheer Rookie 1 (`1`).
     case cheerRookie1
+    /// Cheer Rookie 2 (`2`).
     case cheerRookie2
+    /// Cheer Leader 1 (`3`).
     case cheerLeader1
+    /// Cheer Leader 2 (`4`).
     case cheerLeader2
+    /// Cheer Leader 3 (`5`).
     case cheerLeader3
+    /// Cheer Leader 4 (`6`).
     case cheerLeader4
+    /// Cheer Leader Gold (`7`).
     case cheerLeaderGold
+    /// Cheer Leader Platinum (`8`).
     case cheerLeaderPlatinum
+    /// Cheer Leader Diamond (`9`).
     case cheerLeaderDiamond
+    /// Cheer Legend (`10`).
     case cheerLegend
     /// A rank the model does not know yet.
     case unrecognized(Int)

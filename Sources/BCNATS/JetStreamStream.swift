@@ -5,6 +5,7 @@ import Glibc
 
 /// A JetStream stream as this project creates it: a name, the subjects it captures, what it keeps.
 public struct JetStreamStream: Sendable, Hashable {
+    /// When the stream lets go of a message.
     public enum Retention: Sendable, Hashable {
         /// Keeps messages within the stream's limits, for any number of consumers (BCSTREAM).
         case limits
@@ -12,14 +13,18 @@ public struct JetStreamStream: Sendable, Hashable {
         case workQueue
     }
 
+    /// The stream's name (`BCSTREAM`).
     public var name: String
+    /// The subjects whose messages it stores (NATS wildcards allowed).
     public var subjects: [String]
+    /// When a stored message is removed.
     public var retention: Retention
     /// Copies kept by a cluster (1 on a single server; 3 on a three-node cluster survives a node).
     public var replicas = 1
     /// How long JetStream remembers a `Nats-Msg-Id` to drop a duplicate publish.
     public var duplicateWindow: Duration = .seconds(120)
 
+    /// A stream of one replica that remembers message IDs for two minutes.
     public init(name: String, subjects: [String], retention: Retention) {
         self.name = name
         self.subjects = subjects
@@ -72,7 +77,9 @@ extension NATSConnection {
 
 /// JetStream's answer to a publish: where the message is stored.
 public struct JetStreamAck: Sendable, Hashable {
+    /// The stream that stored the message.
     public let stream: String
+    /// The message's sequence number in that stream.
     public let sequence: UInt64
     /// The stream already held a message with this `Nats-Msg-Id` (a retry of a publish that had been stored).
     public let duplicate: Bool

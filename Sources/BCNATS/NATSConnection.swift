@@ -20,6 +20,7 @@ public struct NATSConnectionOptions: Sendable {
     /// Bytes nats.c keeps for publishes made while reconnecting, sent once back (nats.c's own bounded buffer).
     public var reconnectBufferBytes = 8 << 20
 
+    /// Options for these servers (`nats://127.0.0.1:4222`), the other settings at their defaults.
     public init(servers: [String]) {
         self.servers = servers
     }

@@ -10,6 +10,7 @@ public struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed, in nats.c's words, with what the binding was doing.
     public let text: String
 
+    /// An error of nats.c's `status`, JetStream's error code (0 for none) and the words to show.
     public init(status: UInt32, jetStreamCode: Int = 0, text: String) {
         self.status = status
         self.jetStreamCode = jetStreamCode

@@ -4,7 +4,9 @@ import Synchronization
 /// A durable pull consumer of a stream: several processes that open the same durable share its messages, each
 /// message going to one of them until it is acked, or handed out again after `ackWait` without news.
 public struct PullConsumerConfiguration: Sendable, Hashable {
+    /// The stream the consumer reads.
     public var stream: String
+    /// The durable consumer's name, shared by every process that takes from it.
     public var durable: String
     /// The subject the consumer takes from the stream.
     public var subject: String
@@ -13,6 +15,7 @@ public struct PullConsumerConfiguration: Sendable, Hashable {
     /// How many messages may be claimed and not acked at once, all holders together.
     public var maxAckPending = 100_000
 
+    /// A configuration with the default ack wait (30 s) and pending limit.
     public init(stream: String, durable: String, subject: String) {
         self.stream = stream
         self.durable = durable
@@ -116,7 +119,9 @@ public final class PullConsumer: Sendable {
 public final class NATSMessage: @unchecked Sendable {
     private let message: OpaquePointer
     private let state = Mutex(false)  // a final answer (ack, nak, term) was sent
+    /// The subject it was published on.
     public let subject: String
+    /// Its payload, copied out of nats.c's message.
     public let data: [UInt8]
     /// How many times JetStream delivered this message (1 the first time; more after a holder vanished).
     public let deliveries: UInt64

@@ -16,6 +16,8 @@ public struct BCFixture: Hashable, Sendable, CustomStringConvertible {
     /// nil for a valid one.
     public let expectedError: String?
 
+    /// A fixture named `name` (its file name without `.json`) that holds `bytes`; its `t` and kind are read
+    /// from the name. `expectedError` only for an invalid one.
     public init(name: String, bytes: [UInt8], expectedError: String? = nil) {
         self.name = name
         self.t = Self.t(ofName: name)

@@ -8,11 +8,12 @@ import Foundation
 /// ```swift
 /// import BCFixtures
 /// import BCMessages
+/// import Foundation
 /// import Testing
 ///
 /// @Test(arguments: BCFixtures.all)
 /// func decodes(_ fixture: BCFixture) throws {
-///     _ = try BCMessageDecoder().decode(fixture.bytes)
+///     _ = try BCMessageDecoder().decode(Data(fixture.bytes))
 /// }
 /// ```
 ///

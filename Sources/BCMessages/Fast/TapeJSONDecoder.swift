@@ -8,8 +8,10 @@ import Foundation
 /// in UTF-8, at a fraction of the cost on text with escapes. Errors are not JSONDecoder's words: a caller that
 /// reports them decodes again with `JSONDecoder` when this throws (as `RecordingParser` does).
 public struct TapeJSONDecoder: Sendable {
+    /// A decoder; it keeps no state between calls.
     public init() {}
 
+    /// Decodes a value of `type` from UTF-8 JSON, as `JSONDecoder.decode(_:from:)` would.
     public func decode<T: Decodable>(_ type: T.Type, from json: Data) throws -> T {
         try FastEngine.decodeValue(type, from: json)
     }

@@ -42,6 +42,7 @@ extension BCResponse {
 }
 
 extension BCResponse.AnnouncementPopup {
+    /// Creates a `AnnouncementPopup` from the value of each property.
     public init(announcementPopupURL: String) {
         self.init(_announcementPopupURL: ForcibleString(wrappedValue: announcementPopupURL))
     }

@@ -72,6 +72,7 @@ extension BCResponse {
 }
 
 extension BCResponse.AppUserIDPosted {
+    /// Creates a `AppUserIDPosted` from the value of each property.
     public init(user: BCResponse.User, type: Int, appUserID: String, collabStreamerName: String) {
         self.init(
             user: user, _type: ForcibleInt(wrappedValue: type), _appUserID: ForcibleString(wrappedValue: appUserID),

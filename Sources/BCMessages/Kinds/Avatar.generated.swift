@@ -13,6 +13,7 @@ extension BCResponse {
         /// `avatar`: the avatar's whole state.
         public var state: State
 
+        /// Creates a `Avatar` from the value of each property.
         public init(state: State) {
             self.state = state
         }
@@ -588,6 +589,7 @@ extension BCResponse.Avatar {
 }
 
 extension BCResponse.Avatar.State {
+    /// Creates a `State` from the value of each property; the optional ones default to nil.
     public init(
         wipePosition: Int? = nil, isFullscreen: Bool? = nil, background: BCResponse.Avatar.Item? = nil,
         assetBundleURL: String? = nil, camera: String? = nil, body: BCResponse.Avatar.Body? = nil,
@@ -692,6 +694,7 @@ extension BCResponse.Avatar.State {
 }
 
 extension BCResponse.Avatar.Body {
+    /// Creates a `Body` from the value of each property; the optional ones default to nil.
     public init(
         id: String? = nil, iconURL: String? = nil, assetBundleName: String? = nil, assetBundlePrefabName: String? = nil,
         skinColor: Int? = nil, hairColor: BCResponse.Avatar.HairColor? = nil, hairColorPercentage: Double? = nil,
@@ -858,6 +861,7 @@ extension BCResponse.Avatar.Body {
 }
 
 extension BCResponse.Avatar.HairColor {
+    /// Creates a `HairColor` from the value of each property; the optional ones default to nil.
     public init(gradient: [Int]? = nil) {
         self.init(_gradient: Forcible<[Int]?>(wrappedValue: gradient))
     }
@@ -890,6 +894,7 @@ extension BCResponse.Avatar.HairColor {
 }
 
 extension BCResponse.Avatar.Item {
+    /// Creates a `Item` from the value of each property; the optional ones default to nil.
     public init(
         id: String? = nil, iconURL: String? = nil, url: String? = nil, updatedAt: Int? = nil,
         assetBundleName: String? = nil, assetBundlePrefabName: String? = nil, assetBundlePrefabPostfix: String? = nil,
@@ -1000,6 +1005,7 @@ extension BCResponse.Avatar.Item {
 }
 
 extension BCResponse.Avatar.ItemColor {
+    /// Creates a `ItemColor` from the value of each property; the optional ones default to nil.
     public init(
         value: Int? = nil, assetBundleName: String? = nil, assetBundlePrefabName: String? = nil,
         assetBundlePrefabPostfix: String? = nil, setup: BCResponse.Avatar.AssetBundle? = nil
@@ -1081,6 +1087,7 @@ extension BCResponse.Avatar.ItemColor {
 }
 
 extension BCResponse.Avatar.AssetBundle {
+    /// Creates a `AssetBundle` from the value of each property; the optional ones default to nil.
     public init(assetBundleName: String? = nil, assetBundlePrefabName: String? = nil) {
         self.init(
             _assetBundleName: OptionalForcibleString(wrappedValue: assetBundleName),

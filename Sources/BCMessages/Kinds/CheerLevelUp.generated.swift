@@ -102,6 +102,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CheerLevelUp {
+    /// Creates a `CheerLevelUp` from the value of each property.
     public init(
         user: BCResponse.User, text: String, speech: String, isYellRankUp: Bool, yellBonusDescription: String,
         yellLevel: Int, yellLPURL: String, yellRank: YellRank

@@ -57,6 +57,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabCanceled {
+    /// Creates a `CollabCanceled` from the value of each property.
     public init(user: BCResponse.User, canceledUserID: String) {
         self.init(user: user, _canceledUserID: ForcibleString(wrappedValue: canceledUserID))
     }

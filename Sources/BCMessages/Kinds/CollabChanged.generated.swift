@@ -42,6 +42,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabChanged {
+    /// Creates a `CollabChanged` from the value of each property.
     public init(isConnectedStreamingCollab: Bool) {
         self.init(_isConnectedStreamingCollab: ForcibleBool(wrappedValue: isConnectedStreamingCollab))
     }

@@ -8,6 +8,7 @@ extension BCResponse {
         /// Who closed it: `u`, `ac`, `iurl`, `burl`.
         public var user: User
 
+        /// Creates a `CollabClosed` from the value of each property.
         public init(user: User) {
             self.user = user
         }

@@ -9,6 +9,7 @@ extension BCResponse {
         /// The collab partner: `u`, `ac`, `iurl`.
         public var user: User
 
+        /// Creates a `CollabEndedNotFollowing` from the value of each property.
         public init(user: User) {
             self.user = user
         }

@@ -64,6 +64,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabInviteCanceledByStreamer {
+    /// Creates a `CollabInviteCanceledByStreamer` from the value of each property.
     public init(user: BCResponse.User, collabType: CollabType, invitedUserID: String) {
         self.init(user: user, collabType: collabType, _invitedUserID: ForcibleString(wrappedValue: invitedUserID))
     }

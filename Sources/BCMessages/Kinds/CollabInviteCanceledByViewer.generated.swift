@@ -10,6 +10,7 @@ extension BCResponse {
         /// `collab_type`: the kind of collab the invite was for.
         public var collabType: CollabType
 
+        /// Creates a `CollabInviteCanceledByViewer` from the value of each property.
         public init(user: User, collabType: CollabType) {
             self.user = user
             self.collabType = collabType

@@ -63,6 +63,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabInvited {
+    /// Creates a `CollabInvited` from the value of each property.
     public init(user: BCResponse.User, collabType: CollabType, invitedUserID: String) {
         self.init(user: user, collabType: collabType, _invitedUserID: ForcibleString(wrappedValue: invitedUserID))
     }

@@ -46,6 +46,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabPeerSignal {
+    /// Creates a `CollabPeerSignal` from the value of each property.
     public init(senderID: String, raw: String) {
         self.init(_senderID: ForcibleString(wrappedValue: senderID), _raw: ForcibleString(wrappedValue: raw))
     }

@@ -46,6 +46,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabReadyMatching {
+    /// Creates a `CollabReadyMatching` from the value of each property.
     public init(text: String, speech: String) {
         self.init(_text: ForcibleString(wrappedValue: text), _speech: ForcibleString(wrappedValue: speech))
     }

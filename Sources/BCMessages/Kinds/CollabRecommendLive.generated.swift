@@ -68,6 +68,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabRecommendLive {
+    /// Creates a `CollabRecommendLive` from the value of each property.
     public init(user: BCResponse.User, text: String, speech: String, liveID: String) {
         self.init(
             user: user, _text: ForcibleString(wrappedValue: text), _speech: ForcibleString(wrappedValue: speech),

@@ -62,6 +62,7 @@ extension BCResponse {
 }
 
 extension BCResponse.CollabRequested {
+    /// Creates a `CollabRequested` from the value of each property; the optional ones default to nil.
     public init(user: BCResponse.User, collabType: CollabType? = nil, isReconnect: Bool) {
         self.init(user: user, collabType: collabType, _isReconnect: ForcibleBool(wrappedValue: isReconnect))
     }

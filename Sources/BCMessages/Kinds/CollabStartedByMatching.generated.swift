@@ -8,6 +8,7 @@ extension BCResponse {
         /// The user the collab started with: `u`, `ac`, `iurl`.
         public var user: User
 
+        /// Creates a `CollabStartedByMatching` from the value of each property.
         public init(user: User) {
             self.user = user
         }

@@ -121,6 +121,7 @@ extension BCResponse {
 }
 
 extension BCResponse.Comment {
+    /// Creates a `Comment` from the value of each property.
     public init(
         user: BCResponse.User, text: String, commentID: String, attributes: BCResponse.CommentAttributes = .init()
     ) {

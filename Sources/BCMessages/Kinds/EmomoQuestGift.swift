@@ -8,6 +8,7 @@ extension BCResponse {
         /// Every key of the message except `t`, uninterpreted.
         public var fields: [String: JSONValue]
 
+        /// A message with these keys (`t` aside).
         public init(fields: [String: JSONValue] = [:]) {
             self.fields = fields
         }

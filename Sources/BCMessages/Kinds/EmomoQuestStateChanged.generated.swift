@@ -46,6 +46,7 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoQuestStateChanged {
+    /// Creates a `EmomoQuestStateChanged` from the value of each property.
     public init(giftEventID: Int, isQuesting: Bool) {
         self.init(
             _giftEventID: ForcibleInt(wrappedValue: giftEventID), _isQuesting: ForcibleBool(wrappedValue: isQuesting)

@@ -92,6 +92,7 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoRunGift {
+    /// Creates a `EmomoRunGift` from the value of each property.
     public init(
         user: BCResponse.User, consumedScore: Int, gameGiftCommand: String, gameGiftID: Int, gameGiftType: Int,
         giftEventID: Int

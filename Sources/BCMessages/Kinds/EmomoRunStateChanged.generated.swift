@@ -46,6 +46,7 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoRunStateChanged {
+    /// Creates a `EmomoRunStateChanged` from the value of each property.
     public init(giftEventID: Int, isRunning: Bool) {
         self.init(
             _giftEventID: ForcibleInt(wrappedValue: giftEventID), _isRunning: ForcibleBool(wrappedValue: isRunning)

@@ -40,6 +40,7 @@ extension BCResponse {
 }
 
 extension BCResponse.EmomoVisibilityChanged {
+    /// Creates a `EmomoVisibilityChanged` from the value of each property.
     public init(isVisible: Bool) {
         self.init(_isVisible: ForcibleBool(wrappedValue: isVisible))
     }

@@ -63,6 +63,7 @@ extension BCResponse {
 }
 
 extension BCResponse.FeverChanged {
+    /// Creates a `FeverChanged` from the value of each property.
     public init(currentMeter: Int, maxMeter: Int, startsAt: Int, endsAt: Int) {
         self.init(
             _currentMeter: ForcibleInt(wrappedValue: currentMeter), _maxMeter: ForcibleInt(wrappedValue: maxMeter),

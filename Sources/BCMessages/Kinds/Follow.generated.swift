@@ -125,6 +125,7 @@ extension BCResponse {
 }
 
 extension BCResponse.Follow {
+    /// Creates a `Follow` from the value of each property; the optional ones default to nil.
     public init(
         user: BCResponse.User, text: String? = nil, commentID: String? = nil,
         attributes: BCResponse.CommentAttributes = .init()

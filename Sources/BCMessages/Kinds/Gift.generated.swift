@@ -400,6 +400,7 @@ extension BCResponse {
 }
 
 extension BCResponse.Gift {
+    /// Creates a `Gift` from the value of each property; the optional ones default to nil.
     public init(
         user: BCResponse.User, giftID: String, giftTitle: String, giftType: Int? = nil,
         giftSmallImageURL: String? = nil, giftLargeImageURL: String? = nil, coins: Int, count: Int,

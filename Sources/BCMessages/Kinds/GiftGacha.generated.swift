@@ -96,6 +96,7 @@ extension BCResponse {
 }
 
 extension BCResponse.GiftGacha {
+    /// Creates a `GiftGacha` from the value of each property; the optional ones default to nil.
     public init(
         type: GiftGachaType, giftEventID: Int, senderID: String, count: Int, imageURL: String, stockImageURL: String,
         time: Int, collabUserID: String? = nil

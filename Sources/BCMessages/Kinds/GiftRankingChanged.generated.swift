@@ -77,6 +77,7 @@ extension BCResponse {
 }
 
 extension BCResponse.GiftRankingChanged {
+    /// Creates a `GiftRankingChanged` from the value of each property.
     public init(eventID: Int, isAppEvent: Bool, nanoTime: Int, rank: Int, rankText: String, rankingPoint: Int) {
         self.init(
             _eventID: ForcibleInt(wrappedValue: eventID), _isAppEvent: ForcibleBool(wrappedValue: isAppEvent),

@@ -136,6 +136,7 @@ extension BCResponse {
 }
 
 extension BCResponse.Join {
+    /// Creates a `Join` from the value of each property; the optional ones default to nil.
     public init(
         user: BCResponse.User, text: String? = nil, commentID: String, onlineViewerCount: Int? = nil,
         attributes: BCResponse.CommentAttributes = .init()

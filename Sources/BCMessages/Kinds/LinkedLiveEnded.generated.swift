@@ -8,6 +8,7 @@ extension BCResponse {
         /// `linked_live`: the live that ended.
         public var linkedLive: LinkedLive
 
+        /// Creates a `LinkedLiveEnded` from the value of each property.
         public init(linkedLive: LinkedLive) {
             self.linkedLive = linkedLive
         }
@@ -105,6 +106,7 @@ extension BCResponse.LinkedLiveEnded {
 }
 
 extension BCResponse.LinkedLiveEnded.LinkedLive {
+    /// Creates a `LinkedLive` from the value of each property.
     public init(liveID: String, ownerName: String) {
         self.init(_liveID: ForcibleString(wrappedValue: liveID), _ownerName: ForcibleString(wrappedValue: ownerName))
     }

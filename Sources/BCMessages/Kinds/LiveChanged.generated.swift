@@ -228,6 +228,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveChanged {
+    /// Creates a `LiveChanged` from the value of each property; the optional ones default to nil.
     public init(
         app: BCResponse.LiveChanged.App? = nil, isCollabEnabled: Bool? = nil, collabHasVacancy: Bool? = nil,
         orientation: String? = nil, createdAt: Int? = nil, isStickerEnabled: Bool? = nil
@@ -313,6 +314,7 @@ extension BCResponse.LiveChanged {
 }
 
 extension BCResponse.LiveChanged.App {
+    /// Creates a `App` from the value of each property; the optional ones default to nil.
     public init(
         appID: String? = nil, title: String? = nil, shortTitle: String? = nil, iconURL: String? = nil,
         appUserIDLabel: String? = nil, isAppUserIDHidden: Bool? = nil, isListing: Bool? = nil, isCategory: Bool? = nil,

@@ -6,6 +6,7 @@ extension BCResponse {
         /// `delay`: a reconnect hint some servers attach, absent from every capture.
         public var delay: Delay?
 
+        /// Creates a `LiveEnded` from the value of each property; the optional ones default to nil.
         public init(delay: Delay? = nil) {
             self.delay = delay
         }
@@ -120,6 +121,7 @@ extension BCResponse.LiveEnded {
 }
 
 extension BCResponse.LiveEnded.Delay {
+    /// Creates a `Delay` from the value of each property.
     public init(uniformMin: Double, uniformMax: Double, exponentialMultiplier: Double) {
         self.init(
             _uniformMin: ForcibleDouble(wrappedValue: uniformMin),

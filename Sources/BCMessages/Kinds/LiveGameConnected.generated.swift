@@ -101,6 +101,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameConnected {
+    /// Creates a `LiveGameConnected` from the value of each property.
     public init(
         liveGameID: String, playID: String, title: String, requestUserID: String, requestUserName: String,
         requestUserImageURL: String, requestUserBadgeURL: String, userIDs: [String]

@@ -46,6 +46,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameDisconnected {
+    /// Creates a `LiveGameDisconnected` from the value of each property.
     public init(liveGameID: String, userIDs: [String]) {
         self.init(
             _liveGameID: ForcibleString(wrappedValue: liveGameID), _userIDs: Forcible<[String]>(wrappedValue: userIDs)

@@ -39,6 +39,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameEnded {
+    /// Creates a `LiveGameEnded` from the value of each property.
     public init(liveGameID: String) {
         self.init(_liveGameID: ForcibleString(wrappedValue: liveGameID))
     }

@@ -50,6 +50,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGameInterruptibleChanged {
+    /// Creates a `LiveGameInterruptibleChanged` from the value of each property.
     public init(isInterruptible: Bool, sentAt: Int) {
         self.init(
             _isInterruptible: ForcibleBool(wrappedValue: isInterruptible), _sentAt: ForcibleInt(wrappedValue: sentAt)

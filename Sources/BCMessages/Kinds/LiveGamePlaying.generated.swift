@@ -111,6 +111,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveGamePlaying {
+    /// Creates a `LiveGamePlaying` from the value of each property.
     public init(liveGameID: String, viewerSelfStartIconURL: String, gifts: [BCResponse.LiveGamePlaying.LiveGameGift]) {
         self.init(
             _liveGameID: ForcibleString(wrappedValue: liveGameID),
@@ -168,6 +169,7 @@ extension BCResponse.LiveGamePlaying {
 }
 
 extension BCResponse.LiveGamePlaying.LiveGameGift {
+    /// Creates a `LiveGameGift` from the value of each property.
     public init(id: String, coins: Int, effectType: Int, iconURL: String) {
         self.init(
             _id: ForcibleString(wrappedValue: id), _coins: ForcibleInt(wrappedValue: coins),

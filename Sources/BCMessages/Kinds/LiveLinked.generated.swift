@@ -10,6 +10,7 @@ extension BCResponse {
         /// `live`: this live, described the same way.
         public var live: LinkedLive
 
+        /// Creates a `LiveLinked` from the value of each property.
         public init(linkedLive: LinkedLive, live: LinkedLive) {
             self.linkedLive = linkedLive
             self.live = live
@@ -149,6 +150,7 @@ extension BCResponse.LiveLinked {
 }
 
 extension BCResponse.LiveLinked.LinkedLive {
+    /// Creates a `LinkedLive` from the value of each property.
     public init(liveID: String, ownerID: String, ownerName: String, ownerImageURL: String, ownerBadgeImageURL: String) {
         self.init(
             _liveID: ForcibleString(wrappedValue: liveID), _ownerID: ForcibleString(wrappedValue: ownerID),

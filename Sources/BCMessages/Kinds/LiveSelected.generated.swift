@@ -66,6 +66,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveSelected {
+    /// Creates a `LiveSelected` from the value of each property; the optional ones default to nil.
     public init(user: BCResponse.User, ownerName: String, targetLiveID: String? = nil) {
         self.init(
             user: user, _ownerName: ForcibleString(wrappedValue: ownerName),

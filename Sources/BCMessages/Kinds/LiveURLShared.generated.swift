@@ -54,6 +54,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LiveURLShared {
+    /// Creates a `LiveURLShared` from the value of each property.
     public init(user: BCResponse.User, isModerator: Bool) {
         self.init(user: user, _isModerator: ForcibleBool(wrappedValue: isModerator))
     }

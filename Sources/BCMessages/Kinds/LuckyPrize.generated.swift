@@ -74,6 +74,7 @@ extension BCResponse {
 }
 
 extension BCResponse.LuckyPrize {
+    /// Creates a `LuckyPrize` from the value of each property.
     public init(user: BCResponse.User, speech: String, rewardTitle: String, rewardImageURL: String) {
         self.init(
             user: user, _speech: ForcibleString(wrappedValue: speech),

@@ -56,6 +56,7 @@ extension BCResponse {
 }
 
 extension BCResponse.MatchingLive {
+    /// Creates a `MatchingLive` from the value of each property.
     public init(text: String, speech: String, matchedLiveID: String) {
         self.init(
             _text: ForcibleString(wrappedValue: text), _speech: ForcibleString(wrappedValue: speech),

@@ -39,6 +39,7 @@ extension BCResponse {
 }
 
 extension BCResponse.MatchingLiveCanceled {
+    /// Creates a `MatchingLiveCanceled` from the value of each property.
     public init(userID: String) {
         self.init(_userID: ForcibleString(wrappedValue: userID))
     }

@@ -43,6 +43,7 @@ extension BCResponse {
 }
 
 extension BCResponse.MatchingStarterToStarter {
+    /// Creates a `MatchingStarterToStarter` from the value of each property.
     public init(matchedLiveID: String) {
         self.init(_matchedLiveID: ForcibleString(wrappedValue: matchedLiveID))
     }

@@ -123,6 +123,7 @@ extension BCResponse {
 }
 
 extension BCResponse.Memo {
+    /// Creates a `Memo` from the value of each property; the optional ones default to nil.
     public init(
         user: BCResponse.User, text: String, commentID: String? = nil,
         attributes: BCResponse.CommentAttributes = .init()

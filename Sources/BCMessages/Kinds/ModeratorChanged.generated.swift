@@ -49,6 +49,7 @@ extension BCResponse {
 }
 
 extension BCResponse.ModeratorChanged {
+    /// Creates a `ModeratorChanged` from the value of each property.
     public init(moderatorUserID: String, isAppointed: Bool) {
         self.init(
             _moderatorUserID: ForcibleString(wrappedValue: moderatorUserID),

@@ -98,6 +98,7 @@ extension BCResponse {
 }
 
 extension BCResponse.MutualGiftAchieved {
+    /// Creates a `MutualGiftAchieved` from the value of each property.
     public init(
         achievedAt: Int, eventID: Int, streamer: BCResponse.MutualGiftAchieved.Participant,
         viewer: BCResponse.MutualGiftAchieved.Participant
@@ -163,6 +164,7 @@ extension BCResponse.MutualGiftAchieved {
 }
 
 extension BCResponse.MutualGiftAchieved.Participant {
+    /// Creates a `Participant` from the value of each property.
     public init(userID: String, profileImageURL: String) {
         self.init(
             _userID: ForcibleString(wrappedValue: userID),

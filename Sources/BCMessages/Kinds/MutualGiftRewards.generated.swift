@@ -8,6 +8,7 @@ extension BCResponse {
         /// `receivable_rewards`: the achieved goals with a reward to receive.
         public var receivableRewards: [MutualGiftAchieved]
 
+        /// Creates a `MutualGiftRewards` from the value of each property.
         public init(receivableRewards: [MutualGiftAchieved]) {
             self.receivableRewards = receivableRewards
         }

@@ -11,6 +11,7 @@ extension BCResponse {
         /// `question`: the question being asked or answered.
         public var question: Question
 
+        /// Creates a `Quiz` from the value of each property.
         public init(info: Info, question: Question) {
             self.info = info
             self.question = question
@@ -222,6 +223,7 @@ extension BCResponse.Quiz {
 }
 
 extension BCResponse.Quiz.Info {
+    /// Creates a `Info` from the value of each property.
     public init(id: String, remainingUserCount: Int, totalQuestionCount: Int, totalUserCount: Int) {
         self.init(
             _id: ForcibleString(wrappedValue: id), _remainingUserCount: ForcibleInt(wrappedValue: remainingUserCount),
@@ -285,6 +287,7 @@ extension BCResponse.Quiz.Info {
 }
 
 extension BCResponse.Quiz.Question {
+    /// Creates a `Question` from the value of each property.
     public init(
         answers: [String], body: String, correctAnswerNth: Int, dismissPopupAfter: Int, nth: Int, remainingTime: Int
     ) {

@@ -39,6 +39,7 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterMatchingFinished {
+    /// Creates a `ShooterMatchingFinished` from the value of each property.
     public init(time: Int) {
         self.init(_time: ForcibleInt(wrappedValue: time))
     }

@@ -103,6 +103,7 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterMatchingStateChanged {
+    /// Creates a `ShooterMatchingStateChanged` from the value of each property; the optional ones default to nil.
     public init(
         groupID: Int? = nil, groupStatus: Int, hostMemberType: Int, teamStatus: Int, memberUserIDs: [String],
         roomID: String, seasonID: Int, stageID: String, teamID: Int

@@ -74,6 +74,7 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterMemberStateChanged {
+    /// Creates a `ShooterMemberStateChanged` from the value of each property.
     public init(memberStatus: Int, memberType: Int, seasonID: Int, teamID: Int, memberUserID: String) {
         self.init(
             _memberStatus: ForcibleInt(wrappedValue: memberStatus), _memberType: ForcibleInt(wrappedValue: memberType),

@@ -58,6 +58,7 @@ extension BCResponse {
 }
 
 extension BCResponse.ShooterViewerMatched {
+    /// Creates a `ShooterViewerMatched` from the value of each property.
     public init(name: String, profileImageURL: String, userID: String) {
         self.init(
             _name: ForcibleString(wrappedValue: name), _profileImageURL: ForcibleString(wrappedValue: profileImageURL),

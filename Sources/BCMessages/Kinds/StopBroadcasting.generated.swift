@@ -39,6 +39,7 @@ extension BCResponse {
 }
 
 extension BCResponse.StopBroadcasting {
+    /// Creates a `StopBroadcasting` from the value of each property.
     public init(message: String) {
         self.init(_message: ForcibleString(wrappedValue: message))
     }

@@ -60,6 +60,7 @@ extension BCResponse {
 }
 
 extension BCResponse.TopGifterChanged {
+    /// Creates a `TopGifterChanged` from the value of each property.
     public init(userID: String, profileImageURL: String, badgeImageURL: String) {
         self.init(
             _userID: ForcibleString(wrappedValue: userID),

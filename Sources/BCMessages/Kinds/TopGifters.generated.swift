@@ -8,6 +8,7 @@ extension BCResponse {
         /// `users`: the top gifters, best first.
         public var users: [RankingUser]
 
+        /// Creates a `TopGifters` from the value of each property.
         public init(users: [RankingUser]) {
             self.users = users
         }
@@ -133,6 +134,7 @@ extension BCResponse.TopGifters {
 }
 
 extension BCResponse.TopGifters.RankingUser {
+    /// Creates a `RankingUser` from the value of each property; the optional ones default to nil.
     public init(userID: String, name: String? = nil, profileImageURL: String, badgeImageURL: String) {
         self.init(
             _userID: ForcibleString(wrappedValue: userID), _name: OptionalForcibleString(wrappedValue: name),

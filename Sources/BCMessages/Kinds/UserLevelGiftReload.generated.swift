@@ -39,6 +39,7 @@ extension BCResponse {
 }
 
 extension BCResponse.UserLevelGiftReload {
+    /// Creates a `UserLevelGiftReload` from the value of each property.
     public init(userID: String) {
         self.init(_userID: ForcibleString(wrappedValue: userID))
     }

@@ -201,6 +201,7 @@ extension BCResponse {
 }
 
 extension BCResponse.UserLevelUp {
+    /// Creates a `UserLevelUp` from the value of each property.
     public init(
         userID: String, addedExperiencePoints: Int, experiencePoints: Int, level: Int, nextLevelExperiencePoints: Int,
         levelImageURL: String, levelColorCode: String, levelBorderColorCode: String, levelGaugeColorCodes: [String],
@@ -353,6 +354,7 @@ extension BCResponse.UserLevelUp {
 }
 
 extension BCResponse.UserLevelUp.Unlock {
+    /// Creates a `Unlock` from the value of each property.
     public init(itemImageURL: String, itemName: String, level: Int, nextItemName: String, nextLevel: Int) {
         self.init(
             _itemImageURL: ForcibleString(wrappedValue: itemImageURL),

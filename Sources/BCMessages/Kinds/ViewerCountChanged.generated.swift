@@ -50,6 +50,7 @@ extension BCResponse {
 }
 
 extension BCResponse.ViewerCountChanged {
+    /// Creates a `ViewerCountChanged` from the value of each property.
     public init(onlineViewerCount: Int, totalViewerCount: Int) {
         self.init(
             _onlineViewerCount: ForcibleInt(wrappedValue: onlineViewerCount),
