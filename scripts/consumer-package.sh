@@ -78,7 +78,8 @@ import Testing
                                                                      options: .init(interval: .zero)))
         let url = try #require(URL(string: "ws://\(server.host):\(server.port)/"))
         var received: [Int] = []
-        for await event in ChannelListener(configuration: BCListenerConfiguration(key: "118f91f:UdoBre1M", url: url)) {
+        let key = try ChannelKey("118f91f:UdoBre1M")     // checked: the only way to a SUB line
+        for await event in ChannelListener(configuration: BCListenerConfiguration(key: key, url: url)) {
             if case .message(let message, _, _, _) = event { received.append(message.t) }
         }
         await server.stop()
