@@ -34,13 +34,13 @@ libraries() {
         decoders) echo BCMessages ;;
         frames|handshake) echo BCWebSocket ;;
         bcsvr-lines) echo BCMessages BCWebSocket BCListener ;;
-        recordings|decode-input) echo BCMessages BCWebSocket BCListener BCReplay ;;
+        recordings|decode-input) echo BCMessages BCWebSocket BCListener BCFixtures BCReplay ;;
         *) echo "fuzz: unknown target $1 (targets: ${all_targets[*]})" >&2; return 2 ;;
     esac
 }
 extra_sources() {
     case $1 in
-        decode-input) echo Sources/bcstream/LineReader.swift Sources/bcstream/DecodeInput.swift ;;
+        decode-input) echo Sources/bcstream/LineReader.swift ;;
     esac
 }
 max_len() {
@@ -70,18 +70,20 @@ for target in "${targets[@]}"; do
         [[ " ${needed[*]} " == *" $library "* ]] || needed+=("$library")
     done
 done
+# Where a library's sources are: Sources/NAME, but BCFixtures' (its target's folder is Tests, for the resources).
+sources_of() { if [[ $1 == BCFixtures ]]; then echo Tests/BCFixtures; else echo "Sources/$1"; fi; }
 # Builds the library when it is needed and older than its sources (or this script), in the background.
 build_library() {
     local library=$1 archive=$out/lib$1.a
     [[ " ${needed[*]} " == *" $library "* ]] || return 0
-    if [[ -f $archive ]] && [[ -z $(find "Sources/$library" Fuzz/run.sh -newer "$archive" -print -quit) ]]; then
+    if [[ -f $archive ]] && [[ -z $(find "$(sources_of "$library")" Fuzz/run.sh -newer "$archive" -print -quit) ]]; then
         return 0
     fi
     echo "fuzz: building $archive"
     # shellcheck disable=SC2046 # one word per source file
     swiftc "${flags[@]}" -wmo -enable-testing -emit-library -static -emit-module -module-name "$library" \
         -emit-module-path "$out/modules/$library.swiftmodule" \
-        $(find "Sources/$library" -name '*.swift' | LC_ALL=C sort) -o "$archive" &
+        $(find "$(sources_of "$library")" -name '*.swift' | LC_ALL=C sort) -o "$archive" &
     pids+=($!)
 }
 # Waits for the builds started; fails when one did.
@@ -93,19 +95,22 @@ wait_builds() {
 }
 pids=()
 # A library whose dependency is rebuilt is rebuilt too. BCMessages and BCWebSocket depend on no other: they
-# build side by side; then BCListener; then BCReplay; then every target side by side.
+# build side by side; then BCListener and BCFixtures; then BCReplay; then every target side by side.
 for library in BCMessages BCWebSocket; do
     if [[ " ${needed[*]} " == *" $library "* ]] && { [[ ! -f $out/lib$library.a ]] ||
         [[ -n $(find "Sources/$library" Fuzz/run.sh -newer "$out/lib$library.a" -print -quit) ]]; }; then
-        rm -f "$out"/libBCListener.a "$out"/libBCReplay.a
+        rm -f "$out"/libBCListener.a "$out"/libBCFixtures.a "$out"/libBCReplay.a
     fi
 done
+[[ -f $out/libBCFixtures.a && -z $(find Tests/BCFixtures Fuzz/run.sh -newer "$out/libBCFixtures.a" -print -quit) ]] ||
+    rm -f "$out"/libBCReplay.a
 [[ -f $out/libBCListener.a && -z $(find Sources/BCListener Fuzz/run.sh -newer "$out/libBCListener.a" -print -quit) ]] ||
     rm -f "$out"/libBCReplay.a
 build_library BCMessages
 build_library BCWebSocket
 wait_builds
 build_library BCListener
+build_library BCFixtures
 wait_builds
 build_library BCReplay
 wait_builds
