@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCFleet
 import BCListener
 import BCMessages
 import BCWebSocket

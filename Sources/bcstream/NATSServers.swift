@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCFleet
 import BCMessages
 import BCNATS
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCFleet
 import BCListener
 import BCMessages
 import BCWebSocket
@@ -98,7 +99,7 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.maxAttempts = maxAttempts
         settings.pingInterval = .milliseconds(Int64(pingInterval * 1000))
         settings.replicas = replicas
-        let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop,
+        let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop, maker: FleetMessageMaker(),
                                  note: { NATSServers.note($0) })
         _ = try? await cancellingOnInterrupt { await worker.run() }
         await loop.shutdown()

@@ -1,4 +1,5 @@
 @testable import bcstream
+@testable import BCFleet
 import BCListener
 import BCMessages
 import Foundation

@@ -13,15 +13,24 @@ import Synchronization
 /// published and its status (`bcstream.status.<channel>`) stored. A worker that dies stops sending in-progress:
 /// JetStream hands its claims to another worker after `claimTimeout`. A worker stopped (cancelled: SIGTERM,
 /// Ctrl-C) naks its claims at once, so another takes them without waiting.
-final class FleetWorker: Sendable {
-    struct Settings: Sendable {
-        var maxLives = 100
-        var claimTimeout: Duration = .seconds(30)
-        var maxAttempts: Int? = 20
-        var pingInterval: Duration = .seconds(30)
-        var connectTimeout: Duration = .seconds(10)
+public final class FleetWorker: Sendable {
+    /// How many lives a worker follows and how it holds them.
+    public struct Settings: Sendable {
+        /// Lives followed at once.
+        public var maxLives = 100
+        /// How long a claim is kept without news before JetStream hands it to another worker.
+        public var claimTimeout: Duration = .seconds(30)
+        /// Failed connection attempts in a row after which a live fails for good (nil: never).
+        public var maxAttempts: Int? = 20
+        /// Time between bcsvr PINGs of each live.
+        public var pingInterval: Duration = .seconds(30)
+        /// How long one connection attempt may take.
+        public var connectTimeout: Duration = .seconds(10)
         /// Copies of each stream the worker creates (3 on a three-node cluster survives a node).
-        var replicas = 1
+        public var replicas = 1
+
+        /// The defaults.
+        public init() {}
     }
 
     let settings: Settings
@@ -29,16 +38,18 @@ final class FleetWorker: Sendable {
     let loop: WebSocketLoop
     let note: @Sendable (String) -> Void
     let identity = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
-    private let maker = FleetMessageMaker()
+    private let maker: FleetMessageMaker
     private let follows = Mutex(0)
     private let active = Mutex(0)
     private let slotFreed = Signal()
 
-    init(settings: Settings, publisher: LivePublisher, loop: WebSocketLoop,
+    /// A worker publishing through `publisher` what `maker` makes of the lives it follows on `loop`.
+    public init(settings: Settings, publisher: LivePublisher, loop: WebSocketLoop, maker: FleetMessageMaker,
          note: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.publisher = publisher
         self.loop = loop
+        self.maker = maker
         self.note = note
     }
 
@@ -46,7 +57,7 @@ final class FleetWorker: Sendable {
     private var metrics: FleetMetrics { publisher.metrics }
 
     /// Claims and follows lives until cancelled; then hands back every claim and returns.
-    func run() async {
+    public func run() async {
         guard let consumer = await openConsumer() else { return }
         note("worker \(identity) waiting for lives on \(FleetSubjects.followSubject) (at most \(settings.maxLives) at once)")
         await withDiscardingTaskGroup { group in

@@ -9,7 +9,7 @@ import Synchronization
 /// that fails is retried with the same `Nats-Msg-Id` until it succeeds: after a lost ack, JetStream recognises
 /// the retry and stores nothing twice. While NATS is unreachable the person is told once (`note`), with how many
 /// messages wait, and told again when NATS is back.
-final class LivePublisher: Sendable {
+public final class LivePublisher: Sendable {
     let connection: NATSConnection
     let buffer: PublishBuffer
     let metrics: FleetMetrics
@@ -40,7 +40,7 @@ final class LivePublisher: Sendable {
 
     /// Connects to `servers` (at once, or in the background if no server answers yet: messages then wait in the
     /// buffer) and starts publishing.
-    static func start(servers: [String], capacity: Int, metrics: FleetMetrics = FleetMetrics(),
+    public static func start(servers: [String], capacity: Int, metrics: FleetMetrics = FleetMetrics(),
                       stream: JetStreamStream = FleetSubjects.messages, note: @escaping @Sendable (String) -> Void) async throws -> LivePublisher {
         var options = NATSConnectionOptions(servers: servers)
         options.name = "bcstream \(ProcessInfo.processInfo.processIdentifier)"
@@ -49,7 +49,7 @@ final class LivePublisher: Sendable {
         do {
             connection = try await NATSConnection.connect(options)
         } catch {
-            throw CommandFailure("cannot use NATS at \(servers.joined(separator: ",")): \(error)")
+            throw FleetFailure("cannot use NATS at \(servers.joined(separator: ",")): \(error)")
         }
         let publisher = LivePublisher(connection: connection, capacity: capacity, metrics: metrics, stream: stream,
                                       note: note)
@@ -63,19 +63,19 @@ final class LivePublisher: Sendable {
     }
 
     /// Queues `message`; waits while the buffer is full.
-    func append(_ message: FleetMessage) async {
+    public func append(_ message: FleetMessage) async {
         await buffer.append(message)
         metrics.bufferDepth.record(buffer.count)
     }
 
     /// How long stopping waits for what is left to be published. A signal cannot shorten it: a second signal
     /// source for the same signal is not reliably delivered by libdispatch on Linux, so the bound is a clock.
-    static let drainLimit: Duration = .seconds(10)
+    public static let drainLimit: Duration = .seconds(10)
 
     /// Publishes what is left (for at most `limit`) and closes the connection. Returns how many messages were
     /// never published: 0, unless NATS stayed unreachable for the whole `limit`; they are then counted, reported
     /// and lost.
-    func finish(within limit: Duration = drainLimit) async -> Int {
+    public func finish(within limit: Duration = drainLimit) async -> Int {
         buffer.finish()
         let loop = tasks.withLock { $0.last }
         let waiting = buffer.count
@@ -105,7 +105,8 @@ final class LivePublisher: Sendable {
         return lost
     }
 
-    var summary: String {
+    /// What was published, for the last line on stderr: messages, duplicates, refusals, pauses.
+    public var summary: String {
         let counts = counts.withLock { $0 }
         var text = "published \(counts.published) message\(counts.published == 1 ? "" : "s") to JetStream"
         if counts.duplicates > 0 { text += " (\(counts.duplicates) retr\(counts.duplicates == 1 ? "y" : "ies") recognised as duplicates)" }
