@@ -26,6 +26,8 @@ public final class FleetWorker: Sendable {
         public var pingInterval: Duration = .seconds(30)
         /// How long one connection attempt may take.
         public var connectTimeout: Duration = .seconds(10)
+        /// TLS (`caFile`, `insecure`), compression and sizes of each live's connection.
+        public var webSocket = WebSocketClientConfiguration()
         /// Copies of each stream the worker creates (3 on a three-node cluster survives a node).
         public var replicas = 1
 
@@ -162,7 +164,7 @@ public final class FleetWorker: Sendable {
         configuration.maxAttempts = settings.maxAttempts
         configuration.pingInterval = settings.pingInterval
         configuration.connectTimeout = settings.connectTimeout
-        let listener = ChannelListener(configuration: configuration, loop: loop)
+        let listener = ChannelListener(configuration: configuration, webSocket: settings.webSocket, loop: loop)
         var outcome: (status: String, reason: String?)?
         var frame = 0
         for await event in listener {

@@ -22,7 +22,12 @@ enum NATSServers {
             throw ValidationError(TerminalText.escaped(
                 "\(option) takes nats://HOST:PORT (several separated by commas), not \(text)."))
         }
-        if let buffer, buffer < 1 { throw ValidationError("--publish-buffer must be at least 1.") }
+        if let buffer { try validate(buffer: buffer) }
+    }
+
+    /// `--publish-buffer`: at least one message.
+    static func validate(buffer: Int) throws {
+        if buffer < 1 { throw ValidationError("--publish-buffer must be at least 1.") }
     }
 
     /// A connection that fails at once when no server answers (for a one-shot command).

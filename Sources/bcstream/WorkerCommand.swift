@@ -38,8 +38,7 @@ struct WorkerCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "NATS servers: nats://HOST:PORT, several separated by commas.")
-    var nats: String
+    @OptionGroup var servers: NATSOptions
 
     @Option(help: "Lives followed at once.")
     var maxLives = 100
@@ -59,21 +58,21 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "A live fails for good after this many failed connection attempts in a row.")
     var maxAttempts = 20
 
-    @Option(help: "Seconds between bcsvr PINGs of each live.")
-    var pingInterval: Double = 30
+    @OptionGroup var keepalive: KeepaliveOptions
+
+    @OptionGroup var tls: TLSOptions
 
     @Option(help: "Copies of each stream created when missing (3 on a three-node cluster).")
     var replicas = 1
 
     func validate() throws {
-        try NATSServers.validate(nats, option: "--nats", buffer: publishBuffer)
+        try NATSServers.validate(buffer: publishBuffer)
         if maxLives < 1 { throw ValidationError("--max-lives must be at least 1.") }
         if claimTimeout < 1 { throw ValidationError("--claim-timeout must be at least 1 second.") }
         if let metricsPort, !(0...65535).contains(metricsPort) {
             throw ValidationError("--metrics-port must be between 0 and 65535.")
         }
         if maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1.") }
-        if pingInterval <= 0 { throw ValidationError("--ping-interval must be positive.") }
         if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
     }
 
@@ -90,14 +89,16 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         // After the bootstrap: the counters bind to the Prometheus registry when they are made.
         let metrics = FleetMetrics()
-        let publisher = try await NATSServers.publisher(nats, capacity: publishBuffer, metrics: metrics,
+        let publisher = try await NATSServers.publisher(servers.nats, capacity: publishBuffer, metrics: metrics,
                                                         replicas: replicas)
         let loop = WebSocketLoop(name: "bcstream.worker")
         var settings = FleetWorker.Settings()
         settings.maxLives = maxLives
         settings.claimTimeout = .milliseconds(Int64(claimTimeout * 1000))
         settings.maxAttempts = maxAttempts
-        settings.pingInterval = .milliseconds(Int64(pingInterval * 1000))
+        settings.pingInterval = keepalive.ping
+        settings.connectTimeout = keepalive.connect
+        settings.webSocket.tls = tls.configuration
         settings.replicas = replicas
         let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop, maker: FleetMessageMaker(),
                                  note: { NATSServers.note($0) })
@@ -125,8 +126,7 @@ struct FollowCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "NATS servers: nats://HOST:PORT, several separated by commas.")
-    var nats: String
+    @OptionGroup var servers: NATSOptions
 
     @Argument(help: "The bcsvr WebSocket endpoint, ws:// or wss://.")
     var url: String
@@ -138,7 +138,6 @@ struct FollowCommand: AsyncParsableCommand {
     var replicas = 1
 
     func validate() throws {
-        try NATSServers.validate(nats, option: "--nats")
         if keys.isEmpty { throw ValidationError("Pass at least one --key.") }
         if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
         for key in try channelKeys() {
@@ -156,7 +155,7 @@ struct FollowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let connection = try await NATSServers.connect(nats)
+        let connection = try await NATSServers.connect(servers.nats)
         do {
             try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, replicas))
             for key in try channelKeys() {
@@ -166,7 +165,7 @@ struct FollowCommand: AsyncParsableCommand {
             }
         } catch {
             await connection.close()
-            throw CommandFailure("cannot queue on NATS at \(nats): \(error)")
+            throw CommandFailure("cannot queue on NATS at \(servers.nats): \(error)")
         }
         await connection.close()
     }
