@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // The worker's counters (swift-metrics) and their Prometheus text format (issue 14).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The fleet's log (worker, listen --publish): levels and metadata, a plain stderr handler (issue 27).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The worker's metrics HTTP server: concurrent connections, deadlines, accept errors survived (issue 31).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -124,6 +126,7 @@ let package = Package(
                 "BCListener",
                 "BCWebSocket",
                 "BCNATS",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -142,6 +145,7 @@ let package = Package(
                 "BCWebSocket",
                 "CLibEdit",
                 "BCNATS",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

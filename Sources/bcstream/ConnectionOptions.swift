@@ -1,5 +1,6 @@
 import ArgumentParser
 import BCWebSocket
+import Logging
 
 // The options every command that connects takes, declared once (`@OptionGroup`), so that they read and check the
 // same everywhere.
@@ -41,3 +42,17 @@ struct NATSOptions: ParsableArguments {
         try NATSServers.validate(nats, option: "--nats")
     }
 }
+
+/// `--log-level`: how much the fleet's log (worker, `listen --publish`) says on stderr.
+struct LoggingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Log lines at this level and above go to stderr.", valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    /// The fleet's logger, writing to stderr at `--log-level` and above.
+    var logger: Logger {
+        let level = logLevel
+        return Logger(label: "bcstream.fleet") { _ in StderrLogHandler(level: level) }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -131,6 +131,8 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: "Messages that may wait for NATS while it is unreachable; when full, reading the lives pauses (nothing is dropped).")
     var publishBuffer = PublishBuffer.defaultCapacity
 
+    @OptionGroup var logging: LoggingOptions
+
     /// What the argument names: a bcsvr endpoint (with --key), or a live or user to resolve through the API.
     private enum Target {
         case endpoint(URL)
@@ -198,7 +200,7 @@ struct ListenCommand: AsyncParsableCommand {
         // the server sees the connections drop.
         let loop = WebSocketLoop(name: "bcstream.listen")
         let recorder = try record.map { try FrameRecorder(path: $0) }
-        let publisher = try await NATSServers.startPublisher(publish, capacity: publishBuffer)
+        let publisher = try await NATSServers.startPublisher(publish, capacity: publishBuffer, logger: logging.logger)
         let failed: Bool
         switch target {
         case .endpoint(let endpoint):
@@ -239,7 +241,7 @@ struct ListenCommand: AsyncParsableCommand {
             failed = exit != 0
             if exit > 1 {
                 await loop.shutdown()
-                _ = await NATSServers.finish(publisher)
+                _ = await NATSServers.finish(publisher, logger: logging.logger)
                 throw ExitCode(exit)
             }
         case nil:
@@ -249,7 +251,7 @@ struct ListenCommand: AsyncParsableCommand {
         // for the close handshakes, at most about a second.
         await loop.shutdown()
         // What still waits for NATS gets a last chance; what never got there is counted on stderr.
-        let unpublished = await NATSServers.finish(publisher)
+        let unpublished = await NATSServers.finish(publisher, logger: logging.logger)
         if failed || unpublished > 0 { throw ExitCode(1) }
     }
 

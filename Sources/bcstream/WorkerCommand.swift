@@ -40,20 +40,14 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var servers: NATSOptions
 
+    @Option(help: "Copies of each stream created when missing (3 on a three-node cluster).")
+    var replicas = 1
+
     @Option(help: "Lives followed at once.")
     var maxLives = 100
 
     @Option(help: "Seconds a claim is kept without news before another worker takes the live.")
     var claimTimeout: Double = 30
-
-    @Option(help: "Serve Prometheus metrics on this port (GET /metrics); 0 picks one.")
-    var metricsPort: Int?
-
-    @Option(help: "Address the metrics are served on.")
-    var metricsHost = "127.0.0.1"
-
-    @Option(help: "Messages that may wait for NATS; when full, reading the lives pauses.")
-    var publishBuffer = PublishBuffer.defaultCapacity
 
     @Option(help: "A live fails for good after this many failed connection attempts in a row.")
     var maxAttempts = 20
@@ -62,8 +56,16 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var tls: TLSOptions
 
-    @Option(help: "Copies of each stream created when missing (3 on a three-node cluster).")
-    var replicas = 1
+    @Option(help: "Messages that may wait for NATS; when full, reading the lives pauses.")
+    var publishBuffer = PublishBuffer.defaultCapacity
+
+    @Option(help: "Serve Prometheus metrics on this port (GET /metrics); 0 picks one.")
+    var metricsPort: Int?
+
+    @Option(help: "Address the metrics are served on.")
+    var metricsHost = "127.0.0.1"
+
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         try NATSServers.validate(buffer: publishBuffer)
@@ -77,6 +79,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let logger = logging.logger
         // As `listen` does: a socket per live, the metrics connections, and a margin (NATS, files, DNS).
         let metricsLimits = MetricsServer.Limits()
         DescriptorLimit.raise(toward: maxLives + (metricsPort == nil ? 0 : metricsLimits.maxConnections) + 64)
@@ -85,12 +88,12 @@ struct WorkerCommand: AsyncParsableCommand {
                               limits: metricsLimits)
         }
         if let metricsServer {
-            NATSServers.note("metrics on http://\(metricsHost):\(metricsServer.port)/metrics")
+            logger.info("metrics on http://\(metricsHost):\(metricsServer.port)/metrics")
         }
         // After the bootstrap: the counters bind to the Prometheus registry when they are made.
         let metrics = FleetMetrics()
         let publisher = try await NATSServers.publisher(servers.nats, capacity: publishBuffer, metrics: metrics,
-                                                        replicas: replicas)
+                                                        replicas: replicas, logger: logger)
         let loop = WebSocketLoop(name: "bcstream.worker")
         var settings = FleetWorker.Settings()
         settings.maxLives = maxLives
@@ -101,10 +104,10 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.webSocket.tls = tls.configuration
         settings.replicas = replicas
         let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop, maker: FleetMessageMaker(),
-                                 note: { NATSServers.note($0) })
+                                 logger: logger)
         _ = try? await cancellingOnInterrupt { await worker.run() }
         await loop.shutdown()
-        let unpublished = await NATSServers.finish(publisher)
+        let unpublished = await NATSServers.finish(publisher, logger: logger)
         metricsServer?.stop()
         if unpublished > 0 { throw ExitCode(1) }
     }
