@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "BCReplay", targets: ["BCReplay"]),
         .library(name: "BCFixtures", targets: ["BCFixtures"]),
         .library(name: "BCAudit", targets: ["BCAudit"]),
+        .library(name: "BCFleet", targets: ["BCFleet"]),
         .executable(name: "bcstream", targets: ["bcstream"]),
         .plugin(name: "GenerateKinds", targets: ["GenerateKinds"]),
     ],
@@ -21,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // The worker's counters (swift-metrics) and their Prometheus text format (issue 14).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The fleet's log (worker, listen --publish): levels and metadata, a plain stderr handler (issue 27).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The worker's metrics HTTP server: concurrent connections, deadlines, accept errors survived (issue 31).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -104,7 +107,7 @@ let package = Package(
             dependencies: ["BCMessages"],
             path: "Tests",
             exclude: [
-                "BCAuditTests", "BCFixturesTests", "BCKindsGeneratorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
+                "BCAuditTests", "BCFixturesTests", "BCFleetTests", "BCKindsGeneratorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
                 "BCReplayTests", "BCWebSocketTests", "Hostile", "Peers", "TestSupport", "bcstreamTests",
             ],
             sources: ["BCFixtures"],
@@ -113,21 +116,36 @@ let package = Package(
         // `bcstream audit` and `bcstream fixture add`: captures compared with the model (the catalogue's key paths,
         // `BCType.wireFields`) and a captured message made into a fixture. Pure Swift over BCMessages only.
         .target(name: "BCAudit", dependencies: ["BCMessages"]),
+        // The NATS fleet (issue 27): the worker, the live publisher and its bounded buffer, follow requests, the
+        // subjects, the counters and the metrics HTTP server. A library so that `bcstream worker` is one user of it
+        // and a program can embed a worker; its tests use it directly (BCFleetTests).
+        .target(
+            name: "BCFleet",
+            dependencies: [
+                "BCMessages",
+                "BCListener",
+                "BCWebSocket",
+                "BCNATS",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "bcstream",
             dependencies: [
                 "BCAudit",
+                "BCFleet",
                 "BCMessages",
                 "BCListener",
                 "BCReplay",
                 "BCWebSocket",
                 "CLibEdit",
                 "BCNATS",
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -168,12 +186,16 @@ let package = Package(
         ),
         .testTarget(name: "BCAuditTests", dependencies: ["BCAudit", "BCMessages"]),
         .testTarget(name: "BCFixturesTests", dependencies: ["BCFixtures", "BCMessages"]),
+        .testTarget(name: "BCFleetTests", dependencies: [
+            "BCFleet", "BCListener", "BCMessages", "TestSupport",
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]),
         // Runs the built commands (bcstream, bcstream-bench) as a user would.
         // The malloc interposer is built beside bcstream-bench for its counting run, which preloads it; the bench
         // does not link it (it would replace malloc while decoders are timed). See AllocationCounter.swift.
         .testTarget(name: "bcstreamTests", dependencies: [
-            "bcstream", "bcstream-bench", "BCAudit", "BCMessages", "BCReplay", "TestSupport",
+            "bcstream", "bcstream-bench", "BCAudit", "BCFleet", "BCMessages", "BCReplay", "TestSupport",
             .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCFleet
 import BCListener
 import BCMessages
 import BCWebSocket
@@ -105,11 +106,7 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Option(help: "Seconds between bcsvr PINGs; a link with no ACK by the next PING is dead.")
-    var pingInterval: Double = 30
-
-    @Option(help: "Seconds a connection attempt (DNS, TCP, TLS and upgrade) may take.")
-    var connectTimeout: Double = 10
+    @OptionGroup var keepalive: KeepaliveOptions
 
     @Option(help: "Give up after this many failed attempts in a row (default: never).")
     var maxAttempts: Int?
@@ -117,11 +114,7 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: "Append every received frame to this NDJSON file before decoding (replay it with `bcstream replay FILE`).")
     var record: String?
 
-    @Option(help: "Trust this PEM CA certificate for the API and wss:// (for a private CA).")
-    var caFile: String?
-
-    @Flag(help: "Do not verify the server's certificate. Only for test servers.")
-    var insecure = false
+    @OptionGroup var tls: TLSOptions
 
     @Flag(help: "Do not offer permessage-deflate compression.")
     var noCompression = false
@@ -137,6 +130,8 @@ struct ListenCommand: AsyncParsableCommand {
 
     @Option(help: "Messages that may wait for NATS while it is unreachable; when full, reading the lives pauses (nothing is dropped).")
     var publishBuffer = PublishBuffer.defaultCapacity
+
+    @OptionGroup var logging: LoggingOptions
 
     /// What the argument names: a bcsvr endpoint (with --key), or a live or user to resolve through the API.
     private enum Target {
@@ -189,10 +184,7 @@ struct ListenCommand: AsyncParsableCommand {
         if pollInterval < 1 { throw ValidationError("--poll-interval must be at least 1 second.") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive.") }
-        if pingInterval <= 0 { throw ValidationError("--ping-interval must be positive.") }
-        if connectTimeout <= 0 { throw ValidationError("--connect-timeout must be positive.") }
         if let maxAttempts, maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1.") }
-        try NATSServers.validate(publish, option: "--publish", buffer: publishBuffer)
     }
 
     /// The environment variable that may carry the API's cookie (`mr_id=VALUE`).
@@ -208,7 +200,7 @@ struct ListenCommand: AsyncParsableCommand {
         // the server sees the connections drop.
         let loop = WebSocketLoop(name: "bcstream.listen")
         let recorder = try record.map { try FrameRecorder(path: $0) }
-        let publisher = try await NATSServers.startPublisher(publish, capacity: publishBuffer)
+        let publisher = try await NATSServers.startPublisher(publish, capacity: publishBuffer, logger: logging.logger)
         let failed: Bool
         switch target {
         case .endpoint(let endpoint):
@@ -249,7 +241,7 @@ struct ListenCommand: AsyncParsableCommand {
             failed = exit != 0
             if exit > 1 {
                 await loop.shutdown()
-                _ = await NATSServers.finish(publisher)
+                _ = await NATSServers.finish(publisher, logger: logging.logger)
                 throw ExitCode(exit)
             }
         case nil:
@@ -259,7 +251,7 @@ struct ListenCommand: AsyncParsableCommand {
         // for the close handshakes, at most about a second.
         await loop.shutdown()
         // What still waits for NATS gets a last chance; what never got there is counted on stderr.
-        let unpublished = await NATSServers.finish(publisher)
+        let unpublished = await NATSServers.finish(publisher, logger: logging.logger)
         if failed || unpublished > 0 { throw ExitCode(1) }
     }
 
@@ -268,7 +260,7 @@ struct ListenCommand: AsyncParsableCommand {
         let cookie = (cookies + environment).filter { !$0.isEmpty }.joined(separator: "; ")
         return LiveDirectory(apiBase: URL(string: apiBase) ?? LiveDirectory.defaultAPIBase,
                              cookie: cookie.isEmpty ? nil : cookie,
-                             tls: .init(caFile: caFile, insecure: insecure),
+                             tls: tls.configuration,
                              timeout: .milliseconds(Int64(apiTimeout * 1000)))
     }
 
@@ -303,14 +295,14 @@ struct ListenCommand: AsyncParsableCommand {
     private func follow(endpoint: URL, keys: [ChannelKey], recorder: FrameRecorder?, loop: WebSocketLoop,
                         backlog: ListenSession.BacklogSource?, publisher: LivePublisher?) async -> Bool {
         var webSocket = WebSocketClientConfiguration()
-        webSocket.tls = .init(caFile: caFile, insecure: insecure)
+        webSocket.tls = tls.configuration
         webSocket.permessageDeflate = !noCompression
         let loops = await WebSocketLoopPool.started(connections: keys.count, name: "bcstream.listen", first: loop)
         let listeners = keys.enumerated().map { index, key in
             let loop = loops.loop(for: index)
             var configuration = BCListenerConfiguration(key: key, url: endpoint)
-            configuration.pingInterval = .seconds(pingInterval)
-            configuration.connectTimeout = .seconds(connectTimeout)
+            configuration.pingInterval = keepalive.ping
+            configuration.connectTimeout = keepalive.connect
             configuration.maxAttempts = maxAttempts
             configuration.decodingMode = strict ? .strict : .lenient
             return ChannelListener(configuration: configuration, webSocket: webSocket, recorder: recorder, loop: loop)

@@ -1,3 +1,4 @@
+import BCFleet
 import BCListener
 import BCMessages
 import Foundation

@@ -1,9 +1,11 @@
 import ArgumentParser
+import BCFleet
 import BCMessages
 import BCNATS
 import Foundation
+import Logging
 
-/// The commands' side of NATS: the URLs they take, the publisher they start, and its notes on stderr.
+/// The commands' side of NATS: the URLs they take, and the publisher they start, which logs to `logger`.
 enum NATSServers {
     /// `nats://host:port`, several separated by commas (the servers of one cluster).
     static func parse(_ text: String) -> [String]? {
@@ -21,7 +23,12 @@ enum NATSServers {
             throw ValidationError(TerminalText.escaped(
                 "\(option) takes nats://HOST:PORT (several separated by commas), not \(text)."))
         }
-        if let buffer, buffer < 1 { throw ValidationError("--publish-buffer must be at least 1.") }
+        if let buffer { try validate(buffer: buffer) }
+    }
+
+    /// `--publish-buffer`: at least one message.
+    static func validate(buffer: Int) throws {
+        if buffer < 1 { throw ValidationError("--publish-buffer must be at least 1.") }
     }
 
     /// A connection that fails at once when no server answers (for a one-shot command).
@@ -37,31 +44,25 @@ enum NATSServers {
         return connection
     }
 
-    /// A note about NATS on stderr, on a line of its own.
-    static func note(_ text: String) {
-        let clear = isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[K" : ""
-        FileHandle.standardError.write(Data((clear + reportLine("nats: \(text)") + "\n").utf8))
-    }
-
     /// The publisher of `--publish URL`, or nil without it.
-    static func startPublisher(_ text: String?, capacity: Int) async throws -> LivePublisher? {
+    static func startPublisher(_ text: String?, capacity: Int, logger: Logger) async throws -> LivePublisher? {
         guard let text else { return nil }
-        return try await publisher(text, capacity: capacity)
+        return try await publisher(text, capacity: capacity, logger: logger)
     }
 
-    static func publisher(_ text: String, capacity: Int, metrics: FleetMetrics = FleetMetrics(), replicas: Int = 1)
-        async throws -> LivePublisher {
+    static func publisher(_ text: String, capacity: Int, metrics: FleetMetrics = FleetMetrics(), replicas: Int = 1,
+                          logger: Logger) async throws -> LivePublisher {
         try await LivePublisher.start(servers: parse(text) ?? [text], capacity: capacity, metrics: metrics,
                                       stream: FleetSubjects.replicated(FleetSubjects.messages, replicas),
-                                      note: { note($0) })
+                                      logger: logger)
     }
 
     /// Publishes what waits (for at most `LivePublisher.drainLimit`) and says what was published; returns how
     /// many were not.
-    static func finish(_ publisher: LivePublisher?) async -> Int {
+    static func finish(_ publisher: LivePublisher?, logger: Logger) async -> Int {
         guard let publisher else { return 0 }
         let lost = await publisher.finish()
-        note(publisher.summary)
+        logger.info("\(publisher.summary)")
         return lost
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCFleet
 import BCListener
 import BCMessages
 import BCWebSocket
@@ -37,8 +38,10 @@ struct WorkerCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "NATS servers: nats://HOST:PORT, several separated by commas.")
-    var nats: String
+    @OptionGroup var servers: NATSOptions
+
+    @Option(help: "Copies of each stream created when missing (3 on a three-node cluster).")
+    var replicas = 1
 
     @Option(help: "Lives followed at once.")
     var maxLives = 100
@@ -46,37 +49,37 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a claim is kept without news before another worker takes the live.")
     var claimTimeout: Double = 30
 
+    @Option(help: "A live fails for good after this many failed connection attempts in a row.")
+    var maxAttempts = 20
+
+    @OptionGroup var keepalive: KeepaliveOptions
+
+    @OptionGroup var tls: TLSOptions
+
+    @Option(help: "Messages that may wait for NATS; when full, reading the lives pauses.")
+    var publishBuffer = PublishBuffer.defaultCapacity
+
     @Option(help: "Serve Prometheus metrics on this port (GET /metrics); 0 picks one.")
     var metricsPort: Int?
 
     @Option(help: "Address the metrics are served on.")
     var metricsHost = "127.0.0.1"
 
-    @Option(help: "Messages that may wait for NATS; when full, reading the lives pauses.")
-    var publishBuffer = PublishBuffer.defaultCapacity
-
-    @Option(help: "A live fails for good after this many failed connection attempts in a row.")
-    var maxAttempts = 20
-
-    @Option(help: "Seconds between bcsvr PINGs of each live.")
-    var pingInterval: Double = 30
-
-    @Option(help: "Copies of each stream created when missing (3 on a three-node cluster).")
-    var replicas = 1
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        try NATSServers.validate(nats, option: "--nats", buffer: publishBuffer)
+        try NATSServers.validate(buffer: publishBuffer)
         if maxLives < 1 { throw ValidationError("--max-lives must be at least 1.") }
         if claimTimeout < 1 { throw ValidationError("--claim-timeout must be at least 1 second.") }
         if let metricsPort, !(0...65535).contains(metricsPort) {
             throw ValidationError("--metrics-port must be between 0 and 65535.")
         }
         if maxAttempts < 1 { throw ValidationError("--max-attempts must be at least 1.") }
-        if pingInterval <= 0 { throw ValidationError("--ping-interval must be positive.") }
         if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
     }
 
     func run() async throws {
+        let logger = logging.logger
         // As `listen` does: a socket per live, the metrics connections, and a margin (NATS, files, DNS).
         let metricsLimits = MetricsServer.Limits()
         DescriptorLimit.raise(toward: maxLives + (metricsPort == nil ? 0 : metricsLimits.maxConnections) + 64)
@@ -85,24 +88,26 @@ struct WorkerCommand: AsyncParsableCommand {
                               limits: metricsLimits)
         }
         if let metricsServer {
-            NATSServers.note("metrics on http://\(metricsHost):\(metricsServer.port)/metrics")
+            logger.info("metrics on http://\(metricsHost):\(metricsServer.port)/metrics")
         }
         // After the bootstrap: the counters bind to the Prometheus registry when they are made.
         let metrics = FleetMetrics()
-        let publisher = try await NATSServers.publisher(nats, capacity: publishBuffer, metrics: metrics,
-                                                        replicas: replicas)
+        let publisher = try await NATSServers.publisher(servers.nats, capacity: publishBuffer, metrics: metrics,
+                                                        replicas: replicas, logger: logger)
         let loop = WebSocketLoop(name: "bcstream.worker")
         var settings = FleetWorker.Settings()
         settings.maxLives = maxLives
         settings.claimTimeout = .milliseconds(Int64(claimTimeout * 1000))
         settings.maxAttempts = maxAttempts
-        settings.pingInterval = .milliseconds(Int64(pingInterval * 1000))
+        settings.pingInterval = keepalive.ping
+        settings.connectTimeout = keepalive.connect
+        settings.webSocket.tls = tls.configuration
         settings.replicas = replicas
-        let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop,
-                                 note: { NATSServers.note($0) })
+        let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop, maker: FleetMessageMaker(),
+                                 logger: logger)
         _ = try? await cancellingOnInterrupt { await worker.run() }
         await loop.shutdown()
-        let unpublished = await NATSServers.finish(publisher)
+        let unpublished = await NATSServers.finish(publisher, logger: logger)
         metricsServer?.stop()
         if unpublished > 0 { throw ExitCode(1) }
     }
@@ -124,8 +129,7 @@ struct FollowCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "NATS servers: nats://HOST:PORT, several separated by commas.")
-    var nats: String
+    @OptionGroup var servers: NATSOptions
 
     @Argument(help: "The bcsvr WebSocket endpoint, ws:// or wss://.")
     var url: String
@@ -137,7 +141,6 @@ struct FollowCommand: AsyncParsableCommand {
     var replicas = 1
 
     func validate() throws {
-        try NATSServers.validate(nats, option: "--nats")
         if keys.isEmpty { throw ValidationError("Pass at least one --key.") }
         if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
         for key in try channelKeys() {
@@ -155,7 +158,7 @@ struct FollowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let connection = try await NATSServers.connect(nats)
+        let connection = try await NATSServers.connect(servers.nats)
         do {
             try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, replicas))
             for key in try channelKeys() {
@@ -165,7 +168,7 @@ struct FollowCommand: AsyncParsableCommand {
             }
         } catch {
             await connection.close()
-            throw CommandFailure("cannot queue on NATS at \(nats): \(error)")
+            throw CommandFailure("cannot queue on NATS at \(servers.nats): \(error)")
         }
         await connection.close()
     }

@@ -174,6 +174,25 @@ import Testing
         }
     }
 
+    /// The worker takes the TLS options every connecting command takes: a live on wss:// with a certificate from a
+    /// private CA is followed with `--ca-file` or `--insecure`, and fails for good (untrusted) without either.
+    @Test("a worker trusts a private CA's wss:// live only when told to", arguments: [
+        (["--ca-file"], "nats: tls:1: the live ended; acked"),
+        (["--insecure"], "nats: tls:1: the live ended; acked"),
+        ([], "nats: tls:1: failed: "),
+    ])
+    func aWorkerFollowsAWSSLiveWithTheTLSOptions(options: [String], outcome: String) async throws {
+        try await withNATSServer { server in
+            let live = try await LiveServiceStandIn.start()
+            defer { live.stop() }
+            let tls = options.flatMap { $0 == "--ca-file" ? [$0, live.ca.certificate] : [$0] }
+            let worker = try await worker("T", server, ["--max-attempts", "1"] + tls)
+            defer { worker.stop() }
+            try follow(server, "wss://127.0.0.1:\(live.replayPort)/", ["tls:1"])
+            try await waitForStderr(worker, outcome, times: 1, within: .seconds(30))
+        }
+    }
+
     @Test func sigtermHandsTheClaimsBackAtOnceAndAnotherWorkerTakesThemWithMetrics() async throws {
         try await withNATSServer { server in
             let (replay, url) = try await replay(interval: "0.02")

@@ -1,5 +1,6 @@
 import BCNATS
 import Foundation
+import Logging
 import Synchronization
 
 /// Publishes fleet messages to JetStream in the order they were appended, each until JetStream acks it.
@@ -7,15 +8,15 @@ import Synchronization
 /// The messages wait in a `PublishBuffer` (bounded; full means back-pressure on the lives, never loss). One task
 /// publishes them one at a time, so the stream holds each channel's messages in the order received. A publish
 /// that fails is retried with the same `Nats-Msg-Id` until it succeeds: after a lost ack, JetStream recognises
-/// the retry and stores nothing twice. While NATS is unreachable the person is told once (`note`), with how many
+/// the retry and stores nothing twice. While NATS is unreachable the person is told once (a warning on `logger`), with how many
 /// messages wait, and told again when NATS is back.
-final class LivePublisher: Sendable {
+public final class LivePublisher: Sendable {
     let connection: NATSConnection
     let buffer: PublishBuffer
     let metrics: FleetMetrics
     /// The stream created when missing (its replicas, on a cluster).
     let stream: JetStreamStream
-    private let note: @Sendable (String) -> Void
+    private let logger: Logger
     private let reconnected = Signal()
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let counts = Mutex(Counts())
@@ -30,18 +31,18 @@ final class LivePublisher: Sendable {
     }
 
     private init(connection: NATSConnection, capacity: Int, metrics: FleetMetrics, stream: JetStreamStream,
-                 note: @escaping @Sendable (String) -> Void) {
+                 logger: Logger) {
         self.connection = connection
         self.stream = stream
         self.buffer = PublishBuffer(capacity: capacity)
         self.metrics = metrics
-        self.note = note
+        self.logger = logger
     }
 
     /// Connects to `servers` (at once, or in the background if no server answers yet: messages then wait in the
     /// buffer) and starts publishing.
-    static func start(servers: [String], capacity: Int, metrics: FleetMetrics = FleetMetrics(),
-                      stream: JetStreamStream = FleetSubjects.messages, note: @escaping @Sendable (String) -> Void) async throws -> LivePublisher {
+    public static func start(servers: [String], capacity: Int, metrics: FleetMetrics = FleetMetrics(),
+                      stream: JetStreamStream = FleetSubjects.messages, logger: Logger) async throws -> LivePublisher {
         var options = NATSConnectionOptions(servers: servers)
         options.name = "bcstream \(ProcessInfo.processInfo.processIdentifier)"
         options.reconnectWait = .milliseconds(250)
@@ -49,12 +50,12 @@ final class LivePublisher: Sendable {
         do {
             connection = try await NATSConnection.connect(options)
         } catch {
-            throw CommandFailure("cannot use NATS at \(servers.joined(separator: ",")): \(error)")
+            throw FleetFailure("cannot use NATS at \(servers.joined(separator: ",")): \(error)")
         }
         let publisher = LivePublisher(connection: connection, capacity: capacity, metrics: metrics, stream: stream,
-                                      note: note)
+                                      logger: logger)
         if !connection.isConnected {
-            note("NATS at \(servers.joined(separator: ",")) does not answer yet; messages wait (at most \(capacity)) until it does")
+            logger.warning("NATS at \(servers.joined(separator: ",")) does not answer yet; messages wait (at most \(capacity)) until it does")
         }
         let watch = Task { await publisher.watchConnection() }
         let loop = Task { await publisher.publishLoop() }
@@ -63,25 +64,25 @@ final class LivePublisher: Sendable {
     }
 
     /// Queues `message`; waits while the buffer is full.
-    func append(_ message: FleetMessage) async {
+    public func append(_ message: FleetMessage) async {
         await buffer.append(message)
         metrics.bufferDepth.record(buffer.count)
     }
 
     /// How long stopping waits for what is left to be published. A signal cannot shorten it: a second signal
     /// source for the same signal is not reliably delivered by libdispatch on Linux, so the bound is a clock.
-    static let drainLimit: Duration = .seconds(10)
+    public static let drainLimit: Duration = .seconds(10)
 
     /// Publishes what is left (for at most `limit`) and closes the connection. Returns how many messages were
     /// never published: 0, unless NATS stayed unreachable for the whole `limit`; they are then counted, reported
     /// and lost.
-    func finish(within limit: Duration = drainLimit) async -> Int {
+    public func finish(within limit: Duration = drainLimit) async -> Int {
         buffer.finish()
         let loop = tasks.withLock { $0.last }
         let waiting = buffer.count
         if waiting > 0, !connection.isConnected {
             let seconds = limit.components.seconds
-            note("waiting up to \(seconds) s for NATS to publish the last \(waiting) message\(waiting == 1 ? "" : "s")")
+            logger.warning("waiting up to \(seconds) s for NATS to publish the last \(waiting) message\(waiting == 1 ? "" : "s")")
         }
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -98,14 +99,15 @@ final class LivePublisher: Sendable {
         let lost = buffer.count
         if lost > 0 {
             metrics.unpublished.increment(by: Int64(lost))
-            note("\(lost) message\(lost == 1 ? " was" : "s were") not published to NATS (it stayed unreachable while stopping)")
+            logger.error("\(lost) message\(lost == 1 ? " was" : "s were") not published to NATS (it stayed unreachable while stopping)")
         }
         for task in tasks.withLock({ $0 }) { task.cancel() }
         await connection.close()
         return lost
     }
 
-    var summary: String {
+    /// What was published, for the last line on stderr: messages, duplicates, refusals, pauses.
+    public var summary: String {
         let counts = counts.withLock { $0 }
         var text = "published \(counts.published) message\(counts.published == 1 ? "" : "s") to JetStream"
         if counts.duplicates > 0 { text += " (\(counts.duplicates) retr\(counts.duplicates == 1 ? "y" : "ies") recognised as duplicates)" }
@@ -119,13 +121,13 @@ final class LivePublisher: Sendable {
         for await event in connection.events {
             switch event {
             case .connected:
-                note("connected to NATS")
+                logger.info("connected to NATS")
                 reconnected.fire()
             case .disconnected:
-                note("lost the connection to NATS; reconnecting (messages wait in the buffer)")
+                logger.warning("lost the connection to NATS; reconnecting (messages wait in the buffer)")
             case .reconnected:
                 metrics.reconnects.increment()
-                note("reconnected to NATS")
+                logger.info("reconnected to NATS")
                 reconnected.fire()
             case .closed:
                 return
@@ -153,12 +155,13 @@ final class LivePublisher: Sendable {
                     if ack.duplicate { $0.duplicates += 1 }
                 }
                 metrics.published(kind: message.kind)
+                logger.trace("published \(message.id) to \(message.subject)", metadata: ["duplicate": "\(ack.duplicate)"])
                 buffer.removeFirst()
                 metrics.bufferDepth.record(buffer.count)
                 backoff = .milliseconds(100)
                 if let since = outage?.since, outage?.told == true {
                     let waited = ContinuousClock.now - since
-                    note("NATS takes messages again after \(waited.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))); \(buffer.count) more waiting")
+                    logger.info("NATS takes messages again after \(waited.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))); \(buffer.count) more waiting")
                 }
                 outage = nil
             } catch {
@@ -166,7 +169,7 @@ final class LivePublisher: Sendable {
                     // It can never be published: skipped, and said, never silently.
                     counts.withLock { $0.refused += 1 }
                     metrics.unpublished.increment()
-                    note("not published: \(message.subject) of \(message.payload.count) bytes is over NATS's max payload")
+                    logger.error("not published: \(message.subject) of \(message.payload.count) bytes is over NATS's max payload")
                     buffer.removeFirst()
                     continue
                 }
@@ -177,11 +180,11 @@ final class LivePublisher: Sendable {
                 var current = outage ?? (since: ContinuousClock.now, told: false, toldFull: false)
                 if !current.told, ContinuousClock.now - current.since > .seconds(1) || !connection.isConnected {
                     current.told = true
-                    note("cannot publish to NATS: \(error); \(buffer.count) message\(buffer.count == 1 ? "" : "s") wait (the buffer holds \(buffer.capacity)), retrying; nothing is dropped")
+                    logger.warning("cannot publish to NATS: \(error); \(buffer.count) message\(buffer.count == 1 ? "" : "s") wait (the buffer holds \(buffer.capacity)), retrying; nothing is dropped")
                 }
                 if !current.toldFull, buffer.isFull {
                     current.toldFull = true
-                    note("the publish buffer is full (\(buffer.capacity) messages): reading the lives pauses until NATS takes them")
+                    logger.warning("the publish buffer is full (\(buffer.capacity) messages): reading the lives pauses until NATS takes them")
                 }
                 outage = current
                 // Disconnected: the reconnection is the event to wait for (bounded, as JetStream may need a moment

@@ -11,10 +11,11 @@ import Synchronization
 ///
 /// One consumer (the publisher) reads with `first()` and removes with `removeFirst()` once JetStream has acked,
 /// so a message in flight still counts as waiting.
-final class PublishBuffer: Sendable {
-    let capacity: Int
+public final class PublishBuffer: Sendable {
+    /// How many messages it holds before appends wait.
+    public let capacity: Int
     /// `--publish-buffer`'s default: about 10 MiB of typical messages.
-    static let defaultCapacity = 10_000
+    public static let defaultCapacity = 10_000
 
     private struct Waiter {
         let id: UInt64

@@ -1,4 +1,4 @@
-@testable import bcstream
+@testable import BCFleet
 import Foundation
 import Prometheus
 import TestSupport
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aHostNameIsRefusedAsMetricsHost() throws {
-        #expect(throws: CommandFailure.self) {
+        #expect(throws: FleetFailure.self) {
             try MetricsServer(host: "localhost", port: 0, registry: PrometheusCollectorRegistry())
         }
     }

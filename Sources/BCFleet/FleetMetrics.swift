@@ -3,7 +3,7 @@ import Synchronization
 
 /// The counters a publishing process keeps (swift-metrics). Made after `MetricsSystem.bootstrap`, which binds
 /// each metric to the backend when it is created: without a bootstrap (`listen --publish`) they cost nothing.
-final class FleetMetrics: Sendable {
+public final class FleetMetrics: Sendable {
     let livesFollowed = Counter(label: "bcstream_lives_followed_total")
     /// Follow requests terminated unread: not JSON, a key that is not a channel key, a URL that is not ws(s)://.
     let followRequestsRejected = Counter(label: "bcstream_follow_requests_rejected_total")
@@ -14,6 +14,9 @@ final class FleetMetrics: Sendable {
     let bufferDepth = Gauge(label: "bcstream_publish_buffer_depth")
     let unpublished = Counter(label: "bcstream_messages_unpublished_total")
     private let messages = Mutex<[String: Counter]>([:])
+
+    /// The counters, bound to the metrics backend bootstrapped now (none: they cost nothing).
+    public init() {}
 
     /// Counts a published message of `kind` (decode errors are also counted apart).
     func published(kind: String) {

@@ -11,37 +11,45 @@ import Prometheus
 /// `Limits.maxRequestBytes`) and as long again for taking the answer, at most `Limits.maxConnections` are open
 /// (a new one past that closes the oldest still waiting for its request), and a failed accept (EMFILE) closes
 /// the oldest waiting connections and accepts again after a short pause instead of giving up the port.
-final class MetricsServer: Sendable {
-    struct Limits: Sendable {
-        var maxConnections = 1024
-        var requestTimeout: Duration = .seconds(5)
-        var maxRequestBytes = 8192
+public final class MetricsServer: Sendable {
+    /// What one scraper may take of the server.
+    public struct Limits: Sendable {
+        /// Connections open at once; one more closes the oldest still waiting for its request.
+        public var maxConnections = 1024
+        /// How long a connection has for its whole request, and as long again for taking the answer.
+        public var requestTimeout: Duration = .seconds(5)
+        /// The longest request read.
+        public var maxRequestBytes = 8192
         /// The pause after a failed accept.
-        var acceptBackoff: Duration = .milliseconds(50)
+        public var acceptBackoff: Duration = .milliseconds(50)
         /// Connections still waiting for their request that an accept failed for want of descriptors closes.
-        var closedOnDescriptorShortage = 16
+        public var closedOnDescriptorShortage = 16
+
+        /// The defaults.
+        public init() {}
     }
 
-    let port: Int
+    /// The port it listens on (the one picked, for port 0).
+    public let port: Int
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     private let sweep: RepeatedTask
     private let table: NIOLoopBoundBox<MetricsConnectionTable>
 
     /// Makes the process's Prometheus registry and bootstraps swift-metrics with it (once per process).
-    static func bootstrapRegistry() -> PrometheusCollectorRegistry {
+    public static func bootstrapRegistry() -> PrometheusCollectorRegistry {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return registry
     }
 
     /// Listens on `host:port` (port 0: any free port, see `port`).
-    init(host: String, port: Int, registry: PrometheusCollectorRegistry, limits: Limits = Limits()) throws {
+    public init(host: String, port: Int, registry: PrometheusCollectorRegistry, limits: Limits = Limits()) throws {
         let address: SocketAddress
         do {
             address = try SocketAddress(ipAddress: host, port: port)
         } catch {
-            throw CommandFailure("--metrics-host takes an IP address, not \(host)")
+            throw FleetFailure("--metrics-host takes an IP address, not \(host)")
         }
         // One thread: every connection and the table of them live on that one event loop.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -79,7 +87,7 @@ final class MetricsServer: Sendable {
             channel = try bootstrap.bind(to: address).wait()
         } catch {
             try? group.syncShutdownGracefully()
-            throw CommandFailure("cannot serve metrics on \(host):\(port): \(error)")
+            throw FleetFailure("cannot serve metrics on \(host):\(port): \(error)")
         }
         self.group = group
         self.channel = channel
@@ -98,7 +106,7 @@ final class MetricsServer: Sendable {
     }
 
     /// Stops serving: closes the port and every connection, and ends the event loop's thread.
-    func stop() {
+    public func stop() {
         sweep.cancel()
         try? channel.close().wait()
         try? group.syncShutdownGracefully()

@@ -2,16 +2,16 @@ import Foundation
 
 /// Plain loopback client sockets for the metrics port's tests: scrapes timed from connect to the last byte, idle
 /// and dripping connections. Every socket is close-on-exec (children spawned by other tests must not hold them).
-enum LoopbackClient {
-    struct Scrape {
-        var status: Int
-        var body: String
-        var elapsed: Duration
+public enum LoopbackClient {
+    public struct Scrape: Sendable {
+        public var status: Int
+        public var body: String
+        public var elapsed: Duration
     }
 
     /// A socket connected (or connecting, when `waiting` is false) to 127.0.0.1:`port`; -1 when the process has
     /// no descriptor left.
-    static func connect(port: Int, waiting: Bool = true) -> Int32 {
+    public static func connect(port: Int, waiting: Bool = true) -> Int32 {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
             | (waiting ? 0 : Int32(SOCK_NONBLOCK.rawValue))
         let fd = socket(AF_INET, type, 0)
@@ -32,14 +32,14 @@ enum LoopbackClient {
         return fd
     }
 
-    static func send(_ fd: Int32, _ text: String) -> Bool {
+    public static func send(_ fd: Int32, _ text: String) -> Bool {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     /// One `GET path` with a fresh connection, given at most `limit` for the request and the answer; nil when it
     /// got no whole answer in that time. `elapsed` counts from before the connect. Blocking: call it off the concurrency pool (`offPool`).
-    static func scrape(port: Int, path: String = "/metrics", limit: Duration = .seconds(5)) -> Scrape? {
+    public static func scrape(port: Int, path: String = "/metrics", limit: Duration = .seconds(5)) -> Scrape? {
         let clock = ContinuousClock()
         let start = clock.now
         let fd = connect(port: port)
@@ -65,7 +65,7 @@ enum LoopbackClient {
 
     /// Reads `fd` until the server closes it (EOF or reset), for up to `limit`: what it sent and when it closed,
     /// nil if it did not close in time.
-    static func readUntilClosed(_ fd: Int32, within limit: Duration) -> (bytes: [UInt8], after: Duration)? {
+    public static func readUntilClosed(_ fd: Int32, within limit: Duration) -> (bytes: [UInt8], after: Duration)? {
         let clock = ContinuousClock()
         let start = clock.now
         var bytes: [UInt8] = []
@@ -87,7 +87,7 @@ enum LoopbackClient {
 }
 
 /// Runs blocking work on a thread of its own, so that it holds no thread of the concurrency pool while it waits.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+public func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: work()) }.start()
     }

@@ -1,4 +1,4 @@
-@testable import bcstream
+@testable import BCFleet
 import Testing
 
 /// The metrics server's connection table, with integer time: who is closed when the table is full, when a

@@ -2,6 +2,7 @@ import BCListener
 import BCNATS
 import BCWebSocket
 import Foundation
+import Logging
 import Synchronization
 
 /// Takes lives from the work queue `BCSTREAM_FOLLOW` and follows up to `maxLives` of them at once on one
@@ -13,42 +14,59 @@ import Synchronization
 /// published and its status (`bcstream.status.<channel>`) stored. A worker that dies stops sending in-progress:
 /// JetStream hands its claims to another worker after `claimTimeout`. A worker stopped (cancelled: SIGTERM,
 /// Ctrl-C) naks its claims at once, so another takes them without waiting.
-final class FleetWorker: Sendable {
-    struct Settings: Sendable {
-        var maxLives = 100
-        var claimTimeout: Duration = .seconds(30)
-        var maxAttempts: Int? = 20
-        var pingInterval: Duration = .seconds(30)
-        var connectTimeout: Duration = .seconds(10)
+public final class FleetWorker: Sendable {
+    /// How many lives a worker follows and how it holds them.
+    public struct Settings: Sendable {
+        /// Lives followed at once.
+        public var maxLives = 100
+        /// How long a claim is kept without news before JetStream hands it to another worker.
+        public var claimTimeout: Duration = .seconds(30)
+        /// Failed connection attempts in a row after which a live fails for good (nil: never).
+        public var maxAttempts: Int? = 20
+        /// Time between bcsvr PINGs of each live.
+        public var pingInterval: Duration = .seconds(30)
+        /// How long one connection attempt may take.
+        public var connectTimeout: Duration = .seconds(10)
+        /// TLS (`caFile`, `insecure`), compression and sizes of each live's connection.
+        public var webSocket = WebSocketClientConfiguration()
         /// Copies of each stream the worker creates (3 on a three-node cluster survives a node).
-        var replicas = 1
+        public var replicas = 1
+
+        /// The defaults.
+        public init() {}
     }
 
     let settings: Settings
     let publisher: LivePublisher
     let loop: WebSocketLoop
-    let note: @Sendable (String) -> Void
+    /// Where the worker says what it does; its metadata names the worker (`host:pid`), each line about a live
+    /// adds the live's number in this run and its key.
+    let logger: Logger
     let identity = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
-    private let maker = FleetMessageMaker()
+    private let maker: FleetMessageMaker
     private let follows = Mutex(0)
     private let active = Mutex(0)
     private let slotFreed = Signal()
 
-    init(settings: Settings, publisher: LivePublisher, loop: WebSocketLoop,
-         note: @escaping @Sendable (String) -> Void) {
+    /// A worker publishing through `publisher` what `maker` makes of the lives it follows on `loop`.
+    public init(settings: Settings, publisher: LivePublisher, loop: WebSocketLoop, maker: FleetMessageMaker,
+         logger: Logger) {
         self.settings = settings
         self.publisher = publisher
         self.loop = loop
-        self.note = note
+        self.maker = maker
+        var logger = logger
+        logger[metadataKey: "worker"] = "\(identity)"
+        self.logger = logger
     }
 
     private var connection: NATSConnection { publisher.connection }
     private var metrics: FleetMetrics { publisher.metrics }
 
     /// Claims and follows lives until cancelled; then hands back every claim and returns.
-    func run() async {
+    public func run() async {
         guard let consumer = await openConsumer() else { return }
-        note("worker \(identity) waiting for lives on \(FleetSubjects.followSubject) (at most \(settings.maxLives) at once)")
+        logger.info("worker \(identity) waiting for lives on \(FleetSubjects.followSubject) (at most \(settings.maxLives) at once)")
         await withDiscardingTaskGroup { group in
             var told = false
             while !Task.isCancelled {
@@ -60,10 +78,10 @@ final class FleetWorker: Sendable {
                 let claims: [NATSMessage]
                 do {
                     claims = try await consumer.fetch(batch: min(free, 64), timeout: .seconds(1))
-                    if told { note("taking lives again") }
+                    if told { logger.info("taking lives again") }
                     told = false
                 } catch {
-                    if !told { note("cannot take lives from NATS: \(error); retrying") }
+                    if !told { logger.warning("cannot take lives from NATS: \(error); retrying") }
                     told = true
                     await retryPause()
                     continue
@@ -100,7 +118,7 @@ final class FleetWorker: Sendable {
                 configuration.ackWait = settings.claimTimeout
                 return try await PullConsumer.open(configuration, on: connection)
             } catch {
-                if !told { note("cannot open the work queue \(FleetSubjects.follow.name): \(error); retrying") }
+                if !told { logger.warning("cannot open the work queue \(FleetSubjects.follow.name): \(error); retrying") }
                 told = true
                 await retryPause()
             }
@@ -124,15 +142,18 @@ final class FleetWorker: Sendable {
             // Terminated, not nak'd: a request that cannot be followed now never can, so it is never redelivered.
             try? claim.term()
             metrics.followRequestsRejected.increment()
-            note("dropped a request that cannot be followed: \(problem)")
+            logger.warning("dropped a request that cannot be followed: \(problem)")
             return
         }
         let number = follows.withLock { number in
             defer { number += 1 }
             return number
         }
+        var logger = logger
+        logger[metadataKey: "live"] = "\(number)"
+        logger[metadataKey: "key"] = "\(request.key)"
         let redelivered = claim.deliveries > 1 ? " (taken over: delivery \(claim.deliveries))" : ""
-        note("following \(request.key) on \(request.url)\(redelivered)")
+        logger.info("following \(request.key) on \(request.url)\(redelivered)")
         metrics.livesFollowed.increment()
         let interval = settings.claimTimeout / 3
         let heartbeat = Task { [claim] in
@@ -151,7 +172,7 @@ final class FleetWorker: Sendable {
         configuration.maxAttempts = settings.maxAttempts
         configuration.pingInterval = settings.pingInterval
         configuration.connectTimeout = settings.connectTimeout
-        let listener = ChannelListener(configuration: configuration, loop: loop)
+        let listener = ChannelListener(configuration: configuration, webSocket: settings.webSocket, loop: loop)
         var outcome: (status: String, reason: String?)?
         var frame = 0
         for await event in listener {
@@ -172,25 +193,25 @@ final class FleetWorker: Sendable {
             // Stopped before the live ended: another worker takes it now, and the server goes on from there. (A
             // live that did end is acked below even when stopping: following it again could bring nothing.)
             try? claim.nak()
-            note("handed back \(request.key)")
+            logger.info("handed back \(request.key)")
             return
         }
         // Acked only once its last message is in JetStream: a worker dying before that loses the claim, not them.
         await publisher.buffer.waitUntilRemoved(through: publisher.buffer.admittedCount)
         let status = FollowStatus(status: outcome.status, key: request.key, url: request.url, reason: outcome.reason,
                                   worker: identity, at: Date().formatted(.iso8601))
-        await storeStatus(status, key: request.key.text, follow: number)
+        await storeStatus(status, key: request.key.text, follow: number, logger: logger)
         do {
             try claim.ack()
-            note("\(request.key): \(outcome.reason.map { "failed: \($0)" } ?? "the live ended"); acked")
+            logger.info("\(request.key): \(outcome.reason.map { "failed: \($0)" } ?? "the live ended"); acked")
         } catch {
-            note("\(request.key): \(outcome.status), but the ack failed (\(error)); it will be followed again")
+            logger.error("\(request.key): \(outcome.status), but the ack failed (\(error)); it will be followed again")
         }
     }
 
     /// Stores a live's status, tried three times: a loaded JetStream can let one publish pass its timeout, and a
     /// status dropped then was lost for good. The message id makes a try whose ack was lost count once.
-    private func storeStatus(_ status: FollowStatus, key: String, follow: Int) async {
+    private func storeStatus(_ status: FollowStatus, key: String, follow: Int, logger: Logger) async {
         let id = "status:\(identity):\(follow)"
         for attempt in 1...3 {
             do {
@@ -198,7 +219,7 @@ final class FleetWorker: Sendable {
                                                  timeout: LivePublisher.publishTimeout)
                 return
             } catch {
-                if attempt == 3 { note("\(key): its status (\(status.status)) could not be stored: \(error)") }
+                if attempt == 3 { logger.error("\(key): its status (\(status.status)) could not be stored: \(error)") }
             }
         }
     }

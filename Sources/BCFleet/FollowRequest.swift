@@ -3,10 +3,17 @@ import BCMessages
 import Foundation
 
 /// A live for the fleet to follow, as queued on `bcstream.follow`: `{"url":"ws(s)://…","key":"…"}`.
-struct FollowRequest: Codable, Sendable, Hashable {
-    var url: String
+public struct FollowRequest: Codable, Sendable, Hashable {
+    /// The bcsvr endpoint, ws:// or wss://.
+    public var url: String
     /// Checked when the request is read (`ChannelKey`): a key from the queue never reaches a `SUB` line unchecked.
-    var key: ChannelKey
+    public var key: ChannelKey
+
+    /// A request to follow channel `key` on `url` (check ``problem`` before queueing it).
+    public init(url: String, key: ChannelKey) {
+        self.url = url
+        self.key = key
+    }
 
     /// At most this many bytes are read from a queued request (they come from anyone who can publish).
     static let maxBytes = 16 << 10
@@ -32,14 +39,15 @@ struct FollowRequest: Codable, Sendable, Hashable {
     }
 
     /// What makes the request's URL unusable, if anything (the key was checked when it was made).
-    var problem: String? {
+    public var problem: String? {
         guard let parsed = URL(string: url), ["ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil else {
             return "\(TerminalText.excerpt(url)) is not a ws:// or wss:// URL"
         }
         return nil
     }
 
-    var json: [UInt8] {
+    /// The request as queued: sorted keys, slashes unescaped.
+    public var json: [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array((try? encoder.encode(self)) ?? Data())
