@@ -28,7 +28,8 @@ choose_bcstream
 # One fixture: each channel sends it at once and is then done, so the 10 s after are idle.
 fixture=$root/Tests/Payloads/1-comment-emoji-surrogates.json
 channel_option=()
-if "$bcstream" replay --help 2>&1 | grep -q -- --max-channels; then channel_option=(--max-channels $((count + 100))); fi
+help=$("$bcstream" replay --help 2>&1 || true)
+if [[ $help == *--max-channels* ]]; then channel_option=(--max-channels $((count + 100))); fi
 "$bcstream" replay --keep-open "${channel_option[@]}" "$fixture" </dev/null >"$work/url" 2>"$work/replay.log" &
 replay=$!
 pids+=("$replay")
