@@ -50,4 +50,58 @@ struct ReplayManySubscribersTests {
         await pool.shutdown()
         await server.stop()
     }
+
+    /// The server keeps each key's subscribers apart from its clients; a client that moves to another key, one
+    /// refused past the channel cap and one that leaves must each leave that index as the clients say.
+    @Test("moving to another key, a refusal past maxChannels and a departure each leave the subscriptions right")
+    func subscriptionsFollowMovesRefusalsAndDepartures() async throws {
+        let item = ReplayItem.fixture(name: "first", json: #"{"t":23,"online_viewer_num":7}"#, file: "generated")
+        let schedule = ReplaySchedule(items: [item, item], options: .init(interval: .seconds(3600), speed: .max,
+                                                                          loop: false))
+        let server = try await ReplayServer(schedule: schedule, limits: ReplayLimits(
+            maxChannels: 2, resumeGrace: .milliseconds(200)))
+        let activity = Inbox(server.activity)
+        let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
+        let loop = WebSocketLoop(name: "ReplayManySubscribersTests.moves")
+        var configuration = WebSocketClientConfiguration()
+        configuration.permessageDeflate = false
+        func client() -> (WebSocketLink, Inbox<WebSocketEvent>) {
+            let events = Inbox<WebSocketEvent>()
+            return (loop.connect(to: url, configuration: configuration) { events.push($0) }, events)
+        }
+        func message(on key: String, _ events: Inbox<WebSocketEvent>) async throws {
+            _ = try await events.first(within: .seconds(10), "a message on \(key)") {
+                if case .text(let text) = $0 { text.hasPrefix("MSG\t\(key)\t") } else { false }
+            }
+        }
+        let (mover, moverEvents) = client()
+        mover.send("SUB\ta")
+        try await message(on: "a", moverEvents)
+        mover.send("SUB\tb")
+        try await message(on: "b", moverEvents)
+        #expect(await server.subscriptions == ["b": 1], "the mover left a")
+        _ = try await activity.first(within: .seconds(10), "a's release") { $0 == .released(key: "a") }
+
+        let (other, otherEvents) = client()
+        other.send("SUB\tc")
+        try await message(on: "c", otherEvents)
+        let (third, thirdEvents) = client()
+        third.send("SUB\td")
+        let err = try await thirdEvents.first(within: .seconds(10), "the ERR line") {
+            if case .text(let text) = $0 { text.hasPrefix("ERR") } else { false }
+        }
+        #expect(err == .text("ERR\tthe server holds 2 channels already"))
+        _ = try await thirdEvents.first(within: .seconds(10), "the close") {
+            if case .closed(let reason) = $0 { reason.code == 1008 } else { false }
+        }
+        #expect(await server.subscriptions == ["b": 1, "c": 1], "the refused client subscribed nothing")
+
+        other.close()
+        _ = try await activity.first(within: .seconds(10), "c's release") { $0 == .released(key: "c") }
+        #expect(await server.subscriptions == ["b": 1])
+        #expect(await server.channelCount == 1)
+        mover.close()
+        await loop.shutdown()
+        await server.stop()
+    }
 }
