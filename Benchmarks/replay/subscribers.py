@@ -9,6 +9,7 @@ one) and holds the connections open until stdin closes, so that the server can b
 """
 import asyncio
 import json
+import os
 import sys
 import time
 
@@ -45,7 +46,6 @@ async def main():
     with open(result_file + ".tmp", "w") as out:
         json.dump({"count": count, "got": len(delays), "delays": delays, "until_all": last,
                    "failures": len(failures) + len(pending), "first_failure": failures[:1]}, out)
-    import os
     os.rename(result_file + ".tmp", result_file)
     # Hold the connections until told to stop (stdin closes).
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)

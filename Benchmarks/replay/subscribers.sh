@@ -45,6 +45,7 @@ rss_before=$(rss_kib "$replay")
 parts=1
 ((count <= 9000)) || parts=2
 clients=()
+holds=()
 first=0
 for ((p = 0; p < parts; p++)); do
     n=$((count / parts + (p < count % parts ? 1 : 0)))
@@ -52,8 +53,9 @@ for ((p = 0; p < parts; p++)); do
     "$python" "$here/subscribers.py" "$url" "$n" "$first" "$work/result$p" <"$work/hold$p" &
     clients+=("$!")
     pids+=("$!")
+    # Held open until the script ends: the subscribers keep their connections until their stdin closes.
     exec {fd}>"$work/hold$p"
-    eval "hold$p=$fd"
+    holds+=("$fd")
     first=$((first + n))
 done
 for ((p = 0; p < parts; p++)); do
