@@ -11,7 +11,7 @@ extension ReplayServer {
         case .connected(let client):
             clients[client] = Subscriber()
         case .disconnected(let client):
-            let key = clients.removeValue(forKey: client)?.key
+            let key = forget(client)?.key
             departureWaiters.removeValue(forKey: client)?.resume()
             log(.left(client, key: key))
             if let key { left(key) }
@@ -56,10 +56,9 @@ extension ReplayServer {
                 refuse(client, "the server holds \(limits.maxChannels) channels already")
                 return
             }
-            let previous = subscriber.key
-            subscriber.key = key
             subscriber.keys.insert(key)
             clients[client] = subscriber
+            let previous = subscribe(client, to: key)
             log(.subscribed(client, key: key))
             if let previous, previous != key { left(previous) }
             subscribed(key, client: client)
@@ -74,7 +73,7 @@ extension ReplayServer {
         if reading { server.send("ERR\t\(why)", to: client) }
         server.close(client, code: 1008, reason: String(why.prefix(100)), discardingQueued: !reading)
         // Forgotten at once: whatever else it sent (100,000 more SUBs, say) is not heard, nor logged.
-        if let key = clients.removeValue(forKey: client)?.key { left(key) }
+        if let key = forget(client)?.key { left(key) }
         log(.refused(client, why))
     }
 
@@ -102,7 +101,30 @@ extension ReplayServer {
     }
 
     func hasAnySubscriber(_ key: String) -> Bool {
-        clients.values.contains { $0.key == key }
+        subscribers[key]?.isEmpty == false
+    }
+
+    /// Sets the key `client` listens to (`nil`: none), keeping `subscribers` in step; returns the one before.
+    @discardableResult
+    func subscribe(_ client: ClientID, to key: String?) -> String? {
+        let previous = clients[client]?.key
+        guard clients[client] != nil, previous != key else { return previous }
+        clients[client]?.key = key
+        if let previous { removeSubscriber(client, of: previous) }
+        if let key { subscribers[key, default: []].insert(client) }
+        return previous
+    }
+
+    /// Removes `client`, and its place among its key's subscribers; returns what it was.
+    func forget(_ client: ClientID) -> Subscriber? {
+        guard let subscriber = clients.removeValue(forKey: client) else { return nil }
+        if let key = subscriber.key { removeSubscriber(client, of: key) }
+        return subscriber
+    }
+
+    private func removeSubscriber(_ client: ClientID, of key: String) {
+        subscribers[key]?.remove(client)
+        if subscribers[key]?.isEmpty == true { subscribers[key] = nil }
     }
 
     func subscribed(_ key: String, client: ClientID) {
@@ -136,6 +158,6 @@ extension ReplayServer {
     }
 
     func hasSubscribers(_ key: String) -> Bool {
-        clients.values.contains { $0.key == key && !$0.stalled }
+        (subscribers[key] ?? []).contains { clients[$0]?.stalled == false }
     }
 }

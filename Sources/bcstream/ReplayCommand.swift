@@ -38,8 +38,9 @@ struct ReplayCommand: AsyncParsableCommand {
 
             Limits (clients are not trusted): a subscriber more than 256 KiB behind holds its \
             channel's playback; one that stays behind for 10 s, or has 8 MiB queued, is closed (1008). \
-            A connection may subscribe to 16 keys and the server keeps 10,000 channels; past either the \
-            client gets ERR and a close. A channel nobody returns to is forgotten after 60 s; a \
+            A connection may subscribe to 16 keys and the server keeps --max-channels channels (10,000); \
+            past either the client gets ERR and a close. Each connection is an open file: replay raises its \
+            limit to the hard one (`ulimit -Hn`), which bounds the subscribers one process can serve. A channel nobody returns to is forgotten after 60 s; a \
             connection that does not finish its upgrade within 10 s is dropped and logged.
 
             Examples:
@@ -90,6 +91,12 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Fault: split every message into this many WebSocket fragments.")
     var fragments = 1
 
+    @Option(help: ArgumentHelp(
+        "Channels (distinct keys) kept at once; a SUB that would open one more gets ERR and a close.",
+        discussion: "A guard against a flood of keys, each of which costs the server a playback and its memory: "
+            + "raise it to serve more lives at once (19,000 fit in one process under a 20,000 open-file limit)."))
+    var maxChannels = ReplayLimits().maxChannels
+
     @Option(help: "Serve wss:// with this PEM certificate (with --tls-key).")
     var tlsCert: String?
 
@@ -104,6 +111,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if let dropAfter, dropAfter < 1 { throw ValidationError("--drop-after must be at least 1.") }
         if let stallAfter, stallAfter < 1 { throw ValidationError("--stall-after must be at least 1.") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
+        if maxChannels < 1 { throw ValidationError("--max-channels must be at least 1.") }
     }
 
     func run() async throws {
@@ -121,11 +129,15 @@ struct ReplayCommand: AsyncParsableCommand {
                                              speed: ReplaySpeed(speed) ?? .recorded, loop: loop)
         let faults = ReplayFaults(dropAfter: dropAfter, dropCode: closeCode, stallAfter: stallAfter,
                                   oversizedBytes: oversized, fragments: fragments)
+        // A subscriber is an open file: as many as the hard limit allows (the soft one is often 1,024).
+        DescriptorLimit.raise(toward: Int.max)
+        var limits = ReplayLimits()
+        limits.maxChannels = maxChannels
         let server: ReplayServer
         do {
             server = try await ReplayServer(host: host, port: port,
                                             schedule: ReplaySchedule(items: playlist.items, options: options),
-                                            faults: faults,
+                                            faults: faults, limits: limits,
                                             tls: tlsCert.flatMap { cert in
                                                 tlsKey.map { .init(certificateFile: cert, privateKeyFile: $0) }
                                             })

@@ -110,4 +110,48 @@ import TestSupport
                 "stderr: \(missing.stderr)")
         #expect(missing.stderr.contains("check --tls-cert and --tls-key"))
     }
+
+    /// `--max-channels` caps the channels (distinct keys) the server keeps: the SUB that would open one more is
+    /// answered ERR, saying so, and the connection closed, while the channels within the cap play on. Without the
+    /// option the cap is still 10,000.
+    @Test(.timeLimit(.minutes(1)))
+    func maxChannelsRefusesTheChannelPastTheCapAndKeepsItsDefault() async throws {
+        // The help as one line: it is wrapped to the terminal's width.
+        let help = try BCStreamProcess.run(["replay", "--help"]).stdout
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("--max-channels <max-channels> Channels (distinct keys) kept at once"), "\(help)")
+        #expect(help.contains("gets ERR and a close. (default: 10000)"), "the default is unchanged")
+        #expect(help.contains("A guard against a flood of keys"), "the help says why the cap exists")
+        let bad = try BCStreamProcess.run(["replay", "--max-channels", "0"])
+        #expect(bad.status == 64 && bad.stderr.contains("--max-channels must be at least 1"), "\(bad.stderr)")
+
+        let fixtures = ["23-viewer-count-changed-44-online", "23-viewer-count-changed-61-online"]
+            .map { BCStreamProcess.repository.appendingPathComponent("Tests/Payloads/\($0).json").path }
+        let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
+                                     arguments: ["replay"] + fixtures + ["--interval", "5", "--keep-open",
+                                                                         "--max-channels", "2"],
+                                     name: "bcstream replay")
+        defer { replay.stop() }
+        let url = try await replay.report("ws://", within: .seconds(10))
+        func client(_ key: String) throws -> PeerProcess {
+            try PeerProcess(executable: "/usr/bin/env",
+                            arguments: ["python3", "-u", PeerScript.directory + "/bcsvr_client.py", url, key], name: key)
+        }
+        let first = try client("first:key")
+        defer { first.stop() }
+        let second = try client("second:key")
+        defer { second.stop() }
+        _ = try await first.reported(#""MSG\tfirst:key\t"#, within: .seconds(20))
+        _ = try await second.reported(#""MSG\tsecond:key\t"#, within: .seconds(20))
+
+        // A third key is one channel too many: ERR, then the server closes (the client ends on the close).
+        let third = try BCStreamProcess.runPython(["Tests/Peers/bcsvr_client.py", url, "third:key"])
+        #expect(third.status == 0, "the server closed the connection: \(third.stderr)")
+        #expect(third.lines.first == #""ERR\tthe server holds 2 channels already""#, "\(third.lines)")
+        #expect(!third.lines.contains { $0.hasPrefix(#""MSG"#) })
+        // A key already held is no new channel: a second subscriber of it is served.
+        let again = try client("first:key")
+        defer { again.stop() }
+        _ = try await again.reported(#""MSG\tfirst:key\t"#, within: .seconds(20))
+    }
 }
