@@ -39,6 +39,7 @@ BCSTREAM_BENCH_BIN="$(swift build --show-bin-path)/bcstream-bench" bash Benchmar
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/sender/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/channels/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/subscriptions/run.sh --small
+BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/replay/subscribers.sh 500
 
 # The fleet benchmark, tiny: it only has to keep working (figures: Benchmarks/nats/worker-lives.sh, 1,000 lives).
 LIVES=20 WINDOW=2 BCSTREAM="$(swift build --show-bin-path)/bcstream" bash Benchmarks/nats/worker-lives.sh
