@@ -156,7 +156,7 @@ import Testing
         try FileHandle(forWritingTo: file).append(contentsOf: "garbage\n")
 
         let result = try BCStreamProcess.run(["audit", "live.ndjson"], in: folder)
-        let readme = try String(contentsOf: BCStreamProcess.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: BCStreamProcess.repository.appendingPathComponent("docs/audit.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "```\n74 messages audited"))
         let end = try #require(readme[start.upperBound...].range(of: "```\n"))
         let example = String(readme[readme.index(start.lowerBound, offsetBy: 4)..<end.lowerBound])
