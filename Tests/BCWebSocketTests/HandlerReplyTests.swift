@@ -1,4 +1,5 @@
 import BCWebSocket
+import Synchronization
 import Testing
 import TestSupport
 
@@ -49,6 +50,29 @@ struct HandlerReplyTests {
             return
         }
         await loop.shutdown()
+        await server.stop()
+    }
+
+    @Test("the link a handler keeps does not keep the loop: dropping the loop still closes the connection")
+    func handedLinkDoesNotHoldTheLoop() async throws {
+        let server = try await WebSocketServer()
+        let url = try #require(WebSocketURL(string: "ws://127.0.0.1:\(server.port)/"))
+        let events = Inbox<WebSocketEvent>()
+        let kept = Mutex<WebSocketLink?>(nil)
+        do {
+            let loop = WebSocketLoop(name: "HandlerReplyTests.dropped")
+            _ = loop.connect(to: url) { link, event in
+                kept.withLock { $0 = link }
+                events.push(event)
+            }
+            #expect(try await events.next(within: .seconds(10), "the upgrade") == .upgrading)
+            #expect(try await events.next(within: .seconds(10), "the open") == .opened)
+        }
+        // The loop's last reference is gone (the handler's link holds only what sends need): it stops, and the
+        // connection closes as going away.
+        #expect(try await events.next(within: .seconds(10), "the close") == .closed(.init(
+            code: 1001, text: "going away", initiatedLocally: true, cause: .loopStopped)))
+        #expect(kept.withLock { $0 } != nil)
         await server.stop()
     }
 }
