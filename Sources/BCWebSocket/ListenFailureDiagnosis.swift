@@ -33,7 +33,7 @@ enum ListenFailureDiagnosis {
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        guard bound != 0 else { return "the listening socket could not be set up (the port binds now: try again)" }
+        guard bound != 0 else { return "the listening socket could not be set up (the port looked free a moment later: try again)" }
         switch errno {
         case EADDRINUSE: return "port \(port) on \(host) is already in use by another process"
         case EACCES: return "permission denied: ports below 1024 need privileges"

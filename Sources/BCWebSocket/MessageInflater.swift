@@ -35,7 +35,7 @@ final class MessageInflater {
     /// pieces of at most `scratch.count` bytes.
     func inflate(_ input: UnsafeRawBufferPointer, endsMessage: Bool, scratch: UnsafeMutableRawBufferPointer,
                  sink: (UnsafeRawBufferPointer) -> Bool) -> Outcome {
-        guard let stream = openStream() else { return .corrupt("zlib could not allocate an inflater") }
+        guard let stream = openStream() else { return .corrupt("no memory to decompress it") }
         let outcome = run(stream, input, scratch: scratch, sink: sink)
         guard outcome == .done, endsMessage else { return outcome }
         return Self.tail.withUnsafeBytes { run(stream, $0, scratch: scratch, sink: sink) }

@@ -22,7 +22,7 @@ extension ServiceCore {
         }
         let made = tlsContext(for: client.configuration.tls).flatMap { context in
             ClientTLS(context: context, host: client.url.host).map { Result.success($0) }
-                ?? .failure(.tls("OpenSSL could not start a connection"))
+                ?? .failure(.tls("TLS could not start a connection (out of memory?)"))
         }
         switch made {
         case .failure(let failure):
@@ -218,7 +218,7 @@ extension ServiceCore {
             return
         case .corrupt(let what):
             requestUrgentClose(session, code: 1007, text: "invalid compressed data",
-                               cause: .protocolViolation("a message that does not inflate (zlib: \(what))"))
+                               cause: .protocolViolation("a compressed message whose data is corrupt (\(what))"))
         }
     }
 

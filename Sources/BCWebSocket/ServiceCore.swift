@@ -184,7 +184,7 @@ final class ServiceCore: @unchecked Sendable {
                 message = "could not listen on \(configuration.host):\(configuration.port): "
                     + ListenFailureDiagnosis.reason(host: configuration.host, port: configuration.port)
             } else {
-                message = "lws_create_context failed"
+                message = "the WebSocket loop could not start: check the limits on memory and open files (ulimit -n)"
             }
             finishMailbox(start: .failed(message))
             return
@@ -604,7 +604,7 @@ final class ServiceCore: @unchecked Sendable {
 
         let url = client.url
         guard let vhost = clientVhost else {
-            finish(session, failed: .other("the WebSocket loop has no client vhost"))
+            finish(session, failed: .other("the WebSocket loop could not start connections: make a new loop"))
             return
         }
         var temporary: [UnsafeMutablePointer<CChar>] = []
@@ -636,7 +636,7 @@ final class ServiceCore: @unchecked Sendable {
         if let wsi {
             session.wsi = wsi
         } else {
-            session.lastFailure = .other("lws_client_connect_via_info failed for \(address)")
+            session.lastFailure = .other("could not open a socket to \(address): check the process's file descriptor limit")
             submit(.connectNextAddress(id: session.id))
         }
     }

@@ -32,7 +32,7 @@ public final class WebSocketLoop: Sendable {
             // Also runs after we finish the stream ourselves; the session is gone by then.
             core?.submit(.consumerGone(id: id))
         }
-        let link = open(id: id, url: url, configuration: configuration) { event in
+        let link = open(id: id, url: url, configuration: configuration) { _, event in
             continuation.yield(event)
             switch event {
             case .closed, .failed: continuation.finish()
@@ -58,22 +58,40 @@ public final class WebSocketLoop: Sendable {
         window: ReceiveWindow? = nil,
         onEvent: @escaping @Sendable (WebSocketEvent) -> Void
     ) -> WebSocketLink {
+        open(id: core.makeID(), url: url, configuration: configuration, window: window) { _, event in onEvent(event) }
+    }
+
+    /// `connect(to:configuration:window:onEvent:)` for a handler that answers on the same link: `onEvent` gets
+    /// the link with each event, so it can `send` from the first message on.
+    ///
+    /// Use this one to reply from the handler. The link the other form returns exists only once `connect` has
+    /// returned, and the peer's first message can come before the caller has stored it (the loop's thread runs
+    /// on while the caller's thread waits for a CPU): a reply to it would be lost, and a peer that waits for it
+    /// would wait for ever (Autobahn's 9.7.2 and 13.7.11 did, once each in a run on a loaded machine).
+    public func connect(
+        to url: WebSocketURL,
+        configuration: WebSocketClientConfiguration = .init(),
+        window: ReceiveWindow? = nil,
+        onEvent: @escaping @Sendable (WebSocketLink, WebSocketEvent) -> Void
+    ) -> WebSocketLink {
         open(id: core.makeID(), url: url, configuration: configuration, window: window, deliver: onEvent)
     }
 
     private func open(id: UInt64, url: WebSocketURL, configuration: WebSocketClientConfiguration,
                       window: ReceiveWindow? = nil,
-                      deliver: @escaping @Sendable (WebSocketEvent) -> Void) -> WebSocketLink {
+                      deliver: @escaping @Sendable (WebSocketLink, WebSocketEvent) -> Void) -> WebSocketLink {
+        // Made before the command, so that the first event already has it; without the loop (see `WebSocketLink.loop`).
+        let handed = WebSocketLink(id: id, url: url, core: core, loop: nil)
         let accepted = core.submit(.openClient(id: id, url: url, configuration: configuration, window: window,
-                                               deliver: deliver))
+                                               deliver: { deliver(handed, $0) }))
         if accepted {
             AddressResolver.resolve(host: url.host) { [weak core] result in
                 core?.submit(.resolved(id: id, result))
             }
         } else {
-            deliver(.failed(.other("the WebSocket loop has stopped")))
+            deliver(handed, .failed(.other("the WebSocket loop has stopped")))
         }
-        return WebSocketLink(id: id, url: url, loop: self)
+        return WebSocketLink(id: id, url: url, core: core, loop: self)
     }
 
     /// Closes every connection (1001, going away), destroys the context and ends the thread.

@@ -43,11 +43,11 @@ struct AutobahnClient {
         let url = WebSocketURL(isSecure: base.isSecure, host: base.host, port: base.port, path: path)
         let configuration = WebSocketClientConfiguration(connectTimeout: .seconds(30), maxMessageSize: maxMessageSize)
         return await withCheckedContinuation { (done: CheckedContinuation<Int?, Never>) in
-            let link = Mutex<WebSocketLink?>(nil)
             let result = Mutex<Int?>(nil)
-            let made = loop.connect(to: url, configuration: configuration) { event in
-                // `link` is set as soon as `connect` returns, long before the upgrade is answered and a message can come.
-                if let current = link.withLock({ $0 }), let value = onEvent(current, event) {
+            // The handler gets the link with the event: one stored by the caller once `connect` returned could be
+            // missing for the first message on a loaded machine, which then went unanswered and stalled the run.
+            _ = loop.connect(to: url, configuration: configuration) { link, event in
+                if let value = onEvent(link, event) {
                     result.withLock { $0 = value }
                 }
                 switch event {
@@ -60,7 +60,6 @@ struct AutobahnClient {
                     break
                 }
             }
-            link.withLock { $0 = made }
         }
     }
 }
