@@ -28,6 +28,8 @@ public struct ReplayLoader: Hashable, Sendable {
     /// The folder used with no argument, and where names, `t`s and kinds are looked up.
     public var defaultFolder: String
 
+    /// A loader that resolves relative paths from the process's current directory and looks fixtures up in
+    /// `Tests/Payloads`, unless told otherwise.
     public init(currentDirectory: String = FileManager.default.currentDirectoryPath,
                 defaultFolder: String = ReplayLoader.defaultFolderPath) {
         self.currentDirectory = currentDirectory
@@ -110,7 +112,8 @@ public struct ReplayLoader: Hashable, Sendable {
         return playlist
     }
 
-    /// The items of one source in its own order, with the problems met. Malformed lines of a recording and unreadable files of
+    /// The items of one source in its own order, with the problems met. Malformed lines of a recording and unreadable
+    /// files of
     /// a folder are problems; a source that cannot be read at all is an error.
     public func load(_ source: ReplaySource) throws(ReplayError) -> ReplayPlaylist {
         switch source {
