@@ -112,8 +112,7 @@ public struct ReplayLoader: Hashable, Sendable {
         return playlist
     }
 
-    /// The items of one source in its own order, with the problems met. Malformed lines of a recording and unreadable
-    /// files of
+    /// The items of one source in its own order, with the problems met. Malformed lines of a recording and unreadable files of
     /// a folder are problems; a source that cannot be read at all is an error.
     public func load(_ source: ReplaySource) throws(ReplayError) -> ReplayPlaylist {
         switch source {
