@@ -1,8 +1,10 @@
 /// Identifies one client accepted by a `WebSocketServer`, from `.connected` to `.disconnected`.
 /// Never reused within the process.
 public struct ClientID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The number the server gave the client, in the order clients were accepted.
     public let rawValue: UInt64
 
+    /// The client numbered `rawValue`.
     public init(rawValue: UInt64) {
         self.rawValue = rawValue
     }
