@@ -30,7 +30,8 @@ public struct LiveDirectory: Sendable {
     public var maxAnswerSize: Int
     private let transport: Transport
 
-    /// A directory of the API at `apiBase`; `transport` performs each GET (`HTTPFetcher.fetch` unless a test gives another).
+    /// A directory of the API at `apiBase`; `transport` performs each GET (`HTTPFetcher.fetch` unless a test
+    /// gives another).
     public init(apiBase: URL = defaultAPIBase, cookie: String? = nil, tls: WebSocketClientConfiguration.TLS = .system,
                 timeout: Duration = .seconds(10), maxAnswerSize: Int = 1 << 20,
                 transport: @escaping Transport = { request throws(HTTPFetchFailure) in
