@@ -24,7 +24,7 @@ public struct LiveDirectory: Sendable {
     public var cookie: String?
     /// How the API server's certificate is verified.
     public var tls: WebSocketClientConfiguration.TLS
-    /// How long one GET may take, from connecting to the last byte of the answer.
+    /// How long one GET may take, the whole exchange: DNS, TCP, TLS, request, answer and body.
     public var timeout: Duration
     /// Largest answer read; a larger one is a failure (the answers seen are a few KiB).
     public var maxAnswerSize: Int

@@ -17,7 +17,7 @@ public struct LiveInfo: Hashable, Sendable {
     public var key: ChannelKey
     /// `is_live`: always true in info read from an answer, since an ended live is thrown as `.liveEnded`.
     public var isLive: Bool
-    /// `is_private`: the live is shown only to the people its streamer chose.
+    /// `is_private`: the live is private (a private live's answer without its bcsvr fields is `.livePrivate`).
     public var isPrivate: Bool
     /// `ended_at` (Unix seconds), 0 while live.
     public var endedAt: Int
