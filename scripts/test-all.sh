@@ -12,8 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift build --build-tests
-# The DocC archives of every library target, with warnings as errors.
-bash scripts/docs.sh
+# The DocC archives of every library target, with warnings as errors, and no public symbol without a doc comment.
+bash scripts/docs.sh --strict
 # The NATS suites start real nats-server processes (a three-node cluster among them) and time claims and
 # redeliveries: they run after the rest, one at a time, so that two cores shared with 400 other tests cannot
 # starve a worker's in-progress acks past its claim timeout.

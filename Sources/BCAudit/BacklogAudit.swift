@@ -57,10 +57,14 @@ extension Audit {
 extension AuditReport {
     /// Backlog comments (the comments API's answers) seen, and their keys `BacklogComment` does not know.
     public struct Backlog: Hashable, Sendable, Codable {
+        /// Answers of the comments API audited (each with a `comments` array).
         public var answers: Int
+        /// Members of those answers' `comments` arrays that are objects, each audited for new keys.
         public var comments: Int
         /// Backlog comments of a log of `listen --format ndjson`: the model's re-encoding, counted, keys not compared.
         public var reencoded: Int
+        /// The keys of comments that `BacklogComment.knownKeys` lacks, sorted, each with its count, types and first
+        /// sample.
         public var newKeys: [NewKey]
         /// Occurrences of keys not tracked past `maxPaths` distinct ones.
         public var untrackedKeys: Int

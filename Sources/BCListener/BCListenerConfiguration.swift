@@ -36,6 +36,8 @@ public struct BCListenerConfiguration: Hashable, Sendable {
     /// Flow control: how many bytes of received frames may wait for the consumer, likewise.
     public var maxHeldBytes: Int
 
+    /// A configuration for the channel `key` at `url`; every other setting has the default described on its
+    /// property.
     public init(
         key: ChannelKey,
         url: URL,
@@ -85,6 +87,7 @@ extension BCListenerConfiguration {
         /// Between 0 and 1.
         public var jitter: Double
 
+        /// A back-off from 1 s, doubling up to 30 s, with ±20 % jitter unless told otherwise.
         public init(initialDelay: Duration = .seconds(1), multiplier: Double = 2,
                     maximumDelay: Duration = .seconds(30), jitter: Double = 0.2) {
             self.initialDelay = initialDelay

@@ -95,7 +95,12 @@ public struct BCSessionStateMachine: Sendable {
     private var readingPaused = false
     private var generator: any RandomNumberGenerator & Sendable
 
-    /// - Parameter generator: the source of the back-off jitter; inject a seeded or fixed one in tests.
+    /// A session in its idle state, ready for its first connection.
+    ///
+    /// - Parameters:
+    ///   - configuration: the session's key, endpoint, keepalive, timeouts and reconnect policy; its ping interval
+    ///     and connect timeout must be positive, and `maxAttempts` nil or at least 1.
+    ///   - generator: the source of the back-off jitter; inject a seeded or fixed one in tests.
     public init(configuration: BCListenerConfiguration,
                 generator: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         precondition(configuration.pingInterval > .zero, "pingInterval must be positive")

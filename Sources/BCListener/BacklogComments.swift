@@ -9,6 +9,7 @@ public struct BacklogComments: Hashable, Sendable {
     /// Members of `comments` that are not comments (not an object, no id), each with why; they are not shown.
     public var problems: [BacklogComment.Problem]
 
+    /// The given comments, oldest first, and the members that were not comments.
     public init(comments: [BacklogComment], problems: [BacklogComment.Problem] = []) {
         self.comments = comments
         self.problems = problems

@@ -56,7 +56,9 @@ public struct ChannelKey: Hashable, Sendable, Comparable, CustomStringConvertibl
 
     /// Why a text is not a channel key.
     public enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The text is empty.
         case empty
+        /// The text has more than `ChannelKey.maxBytes` UTF-8 bytes; `bytes` is how many it has.
         case tooLong(bytes: Int)
         /// The first forbidden character.
         case forbiddenCharacter(Unicode.Scalar)
@@ -108,8 +110,10 @@ public struct InvalidChannelKey: Error, Hashable, Sendable, CustomStringConverti
     public var origin: String
     /// The key as it came (untrusted: `description` shows it escaped and bounded).
     public var value: String
+    /// What is wrong with `value` as a key.
     public var problem: ChannelKey.Problem
 
+    /// The key `value` from `origin`, rejected for `problem`.
     public init(origin: String, value: String, problem: ChannelKey.Problem) {
         self.origin = origin
         self.value = value

@@ -33,6 +33,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
     /// The libwebsockets loop that carries the connections.
     public var loop: WebSocketLoop
 
+    /// A listener that connects, on `loop`, only once iterated; `recorder`, if given, receives every frame.
     public init(configuration: BCListenerConfiguration, webSocket: WebSocketClientConfiguration = .init(),
                 recorder: FrameRecorder? = nil, loop: WebSocketLoop = .shared) {
         self.configuration = configuration

@@ -36,8 +36,11 @@ public final class FrameRecorder: Sendable {
         handle.withLock { try? $0.close() }
     }
 
+    /// Why a recording file could not be created, opened or written.
     public struct RecorderError: Error, CustomStringConvertible {
+        /// The recording file.
         public let path: String
+        /// What failed, in a person's words: `cannot create the file`, `cannot open the file for writing`…
         public let reason: String
         public var description: String { "cannot record to \(path): \(reason)" }
     }

@@ -14,18 +14,24 @@ public struct LiveDirectory: Sendable {
     /// Performs one GET; `HTTPFetcher.fetch` unless a test gives another.
     public typealias Transport = @Sendable (HTTPFetchRequest) async throws(HTTPFetchFailure) -> HTTPFetchResponse
 
+    /// The production API, `https://www.mirrativ.com`.
     public static let defaultAPIBase = URL(string: "https://www.mirrativ.com")!
 
+    /// The API's scheme, host and base path; each endpoint's path is appended to it.
     public var apiBase: URL
     /// `NAME=VALUE` pairs sent as the `Cookie` header (the `mr_id` cookie the endpoints may want). Never
     /// printed: no error or description of this type contains it.
     public var cookie: String?
+    /// How the API server's certificate is verified.
     public var tls: WebSocketClientConfiguration.TLS
+    /// How long one GET may take, the whole exchange: DNS, TCP, TLS, request, answer and body.
     public var timeout: Duration
     /// Largest answer read; a larger one is a failure (the answers seen are a few KiB).
     public var maxAnswerSize: Int
     private let transport: Transport
 
+    /// A directory of the API at `apiBase`; `transport` performs each GET (`HTTPFetcher.fetch` unless a test
+    /// gives another).
     public init(apiBase: URL = defaultAPIBase, cookie: String? = nil, tls: WebSocketClientConfiguration.TLS = .system,
                 timeout: Duration = .seconds(10), maxAnswerSize: Int = 1 << 20,
                 transport: @escaping Transport = { request throws(HTTPFetchFailure) in

@@ -9,18 +9,24 @@ import Foundation
 /// the channel key, and whether it is on. The answer is hostile input: ids and flags come as strings or
 /// numbers (read either way, as `Forcible` does), and any other key is ignored.
 public struct LiveInfo: Hashable, Sendable {
+    /// `live_id`: the live's id, or the id that was asked for when the answer names none.
     public var liveID: String
     /// `broadcast_host`, possibly with `:port`; the endpoint is `wss://<broadcastHost>/`.
     public var broadcastHost: String
     /// `bcsvr_key`, or `broadcast_key` when that is absent; checked (`ChannelKey`).
     public var key: ChannelKey
+    /// `is_live`: always true in info read from an answer, since an ended live is thrown as `.liveEnded`.
     public var isLive: Bool
+    /// `is_private`: the live is private (a private live's answer without its bcsvr fields is `.livePrivate`).
     public var isPrivate: Bool
     /// `ended_at` (Unix seconds), 0 while live.
     public var endedAt: Int
+    /// `title`: the live's title as the streamer wrote it (untrusted text), if the answer has one.
     public var title: String?
+    /// `owner.name`: the streamer's display name (untrusted text), if the answer has one.
     public var ownerName: String?
 
+    /// The info of live `liveID`, on by default, whose bcsvr is at `broadcastHost` under channel `key`.
     public init(liveID: String, broadcastHost: String, key: ChannelKey, isLive: Bool = true, isPrivate: Bool = false,
                 endedAt: Int = 0, title: String? = nil, ownerName: String? = nil) {
         self.liveID = liveID

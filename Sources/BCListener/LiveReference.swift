@@ -7,7 +7,9 @@ import Foundation
 /// What a person holds to name a live: a live page (`https://www.mirrativ.com/live/<live_id>`, also
 /// `/broadcast/<live_id>`), a bare live id, or a streamer's page (`https://www.mirrativ.com/user/<user_id>`).
 public enum LiveReference: Hashable, Sendable, CustomStringConvertible {
+    /// A live, by its live id (a live page or a bare id).
     case live(id: String)
+    /// A streamer, by their user id (a user page): their current live is found through the profile API.
     case user(id: String)
 
     /// Reads `text`; nil when it is none of the forms above. The page's host is not checked (any http or https

@@ -2,11 +2,14 @@
 /// bots started together do not poll in step), and after failures in a row twice as long each time, up to
 /// `maxBackOff` (a service that is down or rate-limits is not hammered).
 public struct PollSchedule: Hashable, Sendable {
+    /// The wait between polls while they succeed, before jitter.
     public var interval: Duration
     /// 0.2 spreads each wait over ±20 % of its length.
     public var jitter: Double
+    /// The longest wait after failures in a row, before jitter (never less than `interval`).
     public var maxBackOff: Duration
 
+    /// Polls every 60 s, ±20 %, backing off to 15 min, unless told otherwise; `jitter` is clamped to 0...0.9.
     public init(interval: Duration = .seconds(60), jitter: Double = 0.2, maxBackOff: Duration = .seconds(900)) {
         self.interval = interval
         self.jitter = min(max(jitter, 0), 0.9)
@@ -21,6 +24,7 @@ public struct PollSchedule: Hashable, Sendable {
         return base * factor
     }
 
+    /// The wait before the next poll after `failures` failed polls in a row, with system-random jitter.
     public func delay(afterFailures failures: Int) -> Duration {
         delay(afterFailures: failures, unit: Double.random(in: 0..<1))
     }

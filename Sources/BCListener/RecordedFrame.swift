@@ -44,6 +44,8 @@ public struct RecordedFrame: Hashable, Sendable, Codable {
         self.init(time: time, key: key, content: .text(text))
     }
 
+    /// A frame received at `time` on channel `key`, a text frame unless `binary`, accepted unless `refused` says
+    /// why not.
     public init(time: Date, key: String, content: Content, binary: Bool = false, refused: String? = nil,
                 size: Int? = nil) {
         self.time = time

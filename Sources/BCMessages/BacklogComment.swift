@@ -40,6 +40,7 @@ public struct BacklogComment: Hashable, Sendable, Codable {
         "is_continuous_streamer",
     ]
 
+    /// A comment with `id`; every other field is empty, absent or false unless given.
     public init(id: String, userID: String = "", userName: String = "", text: String = "", createdAt: Int? = nil,
                 profileImageURL: String? = nil, badgeImageURL: String? = nil, isModerator: Bool = false,
                 isContinuousStreamer: Bool = false, unknownKeys: [String] = []) {
@@ -57,7 +58,9 @@ public struct BacklogComment: Hashable, Sendable, Codable {
 
     /// Why a member of `comments` is not a backlog comment.
     public enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The member is not a JSON object.
         case notAnObject
+        /// The member has no `id`, or an empty one (an `id` is a string or a number).
         case noID
 
         public var description: String {

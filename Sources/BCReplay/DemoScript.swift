@@ -23,6 +23,8 @@ public struct DemoScript: Hashable, Sendable {
         /// Played only when `fixture` itself exists; no other fixture stands in.
         public var isOptional: Bool
 
+        /// A beat of `kind` that plays `fixture` after `delay`; an optional one is left out when that fixture is
+        /// missing.
         public init(_ kind: BCType, _ fixture: String, after delay: Duration, isOptional: Bool = false) {
             self.kind = kind
             self.fixture = fixture

@@ -11,6 +11,7 @@ public struct Fixture: Hashable, Sendable, Codable {
     /// The message's JSON, exactly the bytes of the file.
     public var json: String
 
+    /// The fixture `name` read from `path`, holding `json`.
     public init(name: String, path: String, json: String) {
         self.name = name
         self.path = path
@@ -56,6 +57,7 @@ extension BCType {
     }
 }
 
+/// A fixture shipped in the `BCFixtures` module, made something the replay server can send.
 extension BCFixture {
     /// The fixture as something to send: `ReplayServer(schedule: ReplaySchedule(items: [gift.item, end.item]))`.
     public var item: ReplayItem {

@@ -41,6 +41,7 @@ public struct FixtureCatalog: Hashable, Sendable, Codable {
         /// What was chosen: `35-gift-small-heart-captured-shape`, `t=35 (gift): 8 fixtures`.
         public var description: String
 
+        /// The fixtures chosen by `query`, in the folder's order, with what was chosen.
         public init(query: String, fixtures: [Fixture], description: String) {
             self.query = query
             self.fixtures = fixtures

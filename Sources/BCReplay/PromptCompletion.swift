@@ -10,6 +10,7 @@ public struct PromptCompletion: Hashable, Sendable {
     /// The fixtures the prompt offers.
     public let catalog: FixtureCatalog
 
+    /// Completion over the fixtures of `catalog`.
     public init(catalog: FixtureCatalog) {
         self.catalog = catalog
     }

@@ -18,6 +18,7 @@ public struct ReplayFaults: Hashable, Sendable {
     /// Split every message into this many WebSocket frames (1: unfragmented).
     public var fragments: Int
 
+    /// No fault at all unless told otherwise; a drop closes with 1001 and messages go unfragmented.
     public init(dropAfter: Int? = nil, dropCode: UInt16 = 1001, stallAfter: Int? = nil, oversizedBytes: Int? = nil,
                 fragments: Int = 1) {
         self.dropAfter = dropAfter

@@ -44,6 +44,7 @@ public struct ReplayItem: Hashable, Sendable, Codable {
     /// The file and line it was read from.
     public var location: ReplaySourceLocation
 
+    /// The item `content`, read at `location`.
     public init(content: Content, location: ReplaySourceLocation) {
         self.content = content
         self.location = location

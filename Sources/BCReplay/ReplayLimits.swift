@@ -19,6 +19,8 @@ public struct ReplayLimits: Hashable, Sendable {
     /// entries are counted, not held, and one `.skipped(count)` says how many once there is room again.
     public var maxPendingActivity: Int
 
+    /// Limits that any client within reason stays under: 256 KiB queued before the playback waits, 8 MiB before a
+    /// close, 16 keys per connection, 10,000 channels.
     public init(sendQueueHighWater: Int = 256 * 1024, stalledSubscriberTimeout: Duration = .seconds(10),
                 maxQueuedBytes: Int = 8 << 20, maxKeysPerConnection: Int = 16, maxChannels: Int = 10_000,
                 resumeGrace: Duration = .seconds(60), maxPendingActivity: Int = 10_000) {

@@ -28,6 +28,8 @@ public struct ReplayLoader: Hashable, Sendable {
     /// The folder used with no argument, and where names, `t`s and kinds are looked up.
     public var defaultFolder: String
 
+    /// A loader that resolves relative paths from the process's current directory and looks fixtures up in
+    /// `Tests/Payloads`, unless told otherwise.
     public init(currentDirectory: String = FileManager.default.currentDirectoryPath,
                 defaultFolder: String = ReplayLoader.defaultFolderPath) {
         self.currentDirectory = currentDirectory

@@ -6,6 +6,7 @@ public struct ReplayPlaylist: Hashable, Sendable, Codable {
     /// What could not be loaded, with file and line.
     public var problems: [ReplayProblem]
 
+    /// A playlist of `items` and the `problems` met loading them; empty by default.
     public init(items: [ReplayItem] = [], problems: [ReplayProblem] = []) {
         self.items = items
         self.problems = problems

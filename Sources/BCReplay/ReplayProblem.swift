@@ -7,6 +7,7 @@ public struct ReplayProblem: Hashable, Sendable, Codable, CustomStringConvertibl
     /// What is wrong and what was expected, for a person.
     public var message: String
 
+    /// The problem `message` at `location`.
     public init(location: ReplaySourceLocation, message: String) {
         self.location = location
         self.message = message

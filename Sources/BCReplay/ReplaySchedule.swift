@@ -26,6 +26,8 @@ public struct ReplaySchedule: Sequence, Hashable, Sendable {
         /// A recording appended to across several sessions holds pauses of hours between them.
         public var maximumPause: Duration?
 
+        /// One second between fixtures, recordings at their recorded pace, one pass, every pause kept, unless told
+        /// otherwise.
         public init(interval: Duration = .seconds(1), speed: ReplaySpeed = .recorded, loop: Bool = false,
                     maximumPause: Duration? = nil) {
             self.interval = interval
@@ -42,6 +44,7 @@ public struct ReplaySchedule: Sequence, Hashable, Sendable {
         /// What to send.
         public var item: ReplayItem
 
+        /// Send `item` once `delay` has passed since the previous step.
         public init(delay: Duration, item: ReplayItem) {
             self.delay = delay
             self.item = item
@@ -53,6 +56,7 @@ public struct ReplaySchedule: Sequence, Hashable, Sendable {
     /// How they are paced.
     public let options: Options
 
+    /// The schedule of `items`, paced by `options`.
     public init(items: [ReplayItem], options: Options = Options()) {
         self.items = items
         self.options = options

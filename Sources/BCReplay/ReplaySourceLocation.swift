@@ -7,6 +7,7 @@ public struct ReplaySourceLocation: Hashable, Sendable, Codable, CustomStringCon
     /// The line, counted from 1.
     public var line: Int
 
+    /// Line `line`, counted from 1, of `file`.
     public init(file: String, line: Int) {
         self.file = file
         self.line = line

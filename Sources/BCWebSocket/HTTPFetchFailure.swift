@@ -16,6 +16,7 @@ public enum HTTPFetchFailure: Error, Sendable, Hashable, CustomStringConvertible
     case truncated
     /// The task was cancelled.
     case cancelled
+    /// Any other failure (no socket, a read that failed…), described for a person.
     case other(String)
 
     public var description: String {

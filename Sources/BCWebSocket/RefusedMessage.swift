@@ -20,6 +20,7 @@ public struct RefusedMessage: Sendable, Hashable, CustomStringConvertible {
     /// Its first bytes, at most 64 KiB: of invalid UTF-8, up to and including the chunk with the first bad byte.
     public var prefix: [UInt8]
 
+    /// A message refused for `reason`, of which `size` bytes arrived and `prefix` were kept.
     public init(reason: Reason, binary: Bool, size: Int, prefix: [UInt8]) {
         self.reason = reason
         self.binary = binary

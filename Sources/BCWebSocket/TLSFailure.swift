@@ -5,7 +5,10 @@ import COpenSSL
 /// certificate verdict (an X509_V_ERR code) or, without one, the reason of its first error (an SSL_R code); no
 /// library text reaches the person.
 public struct TLSFailure: Sendable, Hashable, CustomStringConvertible {
+    /// What failed, as a program tells the cases apart; `description` says it to a person.
     public enum Kind: Sendable, Hashable {
+        /// The server's certificate has expired, is not valid yet, is self-signed, comes from an authority this machine
+        /// does not trust, or is not made out to the host asked for.
         case certificateExpired, certificateNotYetValid, selfSigned, unknownIssuer, hostMismatch
         /// Some other verdict on the certificate (revoked, bad signature, wrong purpose…).
         case certificateRefused
@@ -13,17 +16,22 @@ public struct TLSFailure: Sendable, Hashable, CustomStringConvertible {
         case protocolVersion
         /// The server answered something that is not TLS (plain HTTP on that port, say).
         case notTLS
+        /// The server and this client have no cipher in common.
         case noCommonCipher
         /// The server closed the connection in the middle of the handshake.
         case closedDuringHandshake
         /// The trust could not be set up (a CA file that does not load).
         case trustSetup
+        /// Any other TLS failure (an unknown handshake error, a TLS connection that broke…).
         case other
     }
 
+    /// What failed.
     public let kind: Kind
+    /// What failed, in a person's words, with no library text.
     public let description: String
 
+    /// A failure of `kind`, told to a person as `description`.
     public init(kind: Kind, description: String) {
         self.kind = kind
         self.description = description

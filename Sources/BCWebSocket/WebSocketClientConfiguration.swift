@@ -8,6 +8,7 @@ public struct WebSocketClientConfiguration: Sendable, Hashable {
         /// Accept any certificate and host name. Only for a test server you control.
         public var insecure: Bool
 
+        /// Trust `caFile`'s authorities if given, else the system's; skip verification only if `insecure`.
         public init(caFile: String? = nil, insecure: Bool = false) {
             self.caFile = caFile
             self.insecure = insecure
@@ -38,6 +39,8 @@ public struct WebSocketClientConfiguration: Sendable, Hashable {
     /// `Sec-WebSocket-Protocol` to ask for; `nil` asks for none.
     public var subprotocol: String?
 
+    /// A configuration with every setting at the default its property describes: 10 s to connect, the system's
+    /// trust, permessage-deflate offered, messages up to 1 MiB, a ping after 30 s of silence, a drop after 60 s.
     public init(
         connectTimeout: Duration = .seconds(10),
         tls: TLS = .system,

@@ -30,6 +30,7 @@ public struct WebSocketCloseReason: Sendable, Hashable, CustomStringConvertible 
     /// Why the connection closed.
     public var cause: Cause
 
+    /// A close with `code` and `text`, by this side if `initiatedLocally`, for `cause`.
     public init(code: UInt16, text: String, initiatedLocally: Bool, cause: Cause) {
         self.code = code
         self.text = text

@@ -16,7 +16,9 @@ public final class WebSocketLoopPool: Sendable {
     /// (inserting walks it), large enough that 10,000 channels take 20 threads.
     public static let defaultConnectionsPerLoop = 500
 
+    /// The loops, in the order connections are spread over them; at least one.
     public let loops: [WebSocketLoop]
+    /// How many connections go to each loop before the next one takes over; at least 1.
     public let connectionsPerLoop: Int
     /// The loops this pool made, which `shutdown()` shuts down (a `first` loop given is its owner's).
     private let made: [WebSocketLoop]

@@ -7,6 +7,7 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
         /// The certificate's private key (PEM, unencrypted).
         public var privateKeyFile: String
 
+        /// Serve the certificate chain in `certificateFile` with the key in `privateKeyFile`.
         public init(certificateFile: String, privateKeyFile: String) {
             self.certificateFile = certificateFile
             self.privateKeyFile = privateKeyFile
@@ -35,6 +36,7 @@ public struct WebSocketServerConfiguration: Sendable, Hashable {
     /// Serve `wss://` with this certificate; `nil` serves plain `ws://`.
     public var tls: TLS?
 
+    /// A plain `ws://` server on a free loopback port, with every other setting at the default its property describes.
     public init(
         host: String = "127.0.0.1",
         port: Int = 0,

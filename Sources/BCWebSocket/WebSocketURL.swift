@@ -13,6 +13,7 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
     /// The request target: path and query, always starting with `/`.
     public var path: String
 
+    /// The address of `host`, on `port` or else the scheme's default one; a `path` without its leading `/` gets one.
     public init(isSecure: Bool, host: String, port: Int? = nil, path: String = "/") {
         self.isSecure = isSecure
         self.host = host
