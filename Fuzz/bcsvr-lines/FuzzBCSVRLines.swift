@@ -12,6 +12,7 @@
 // the empty key; what a person reads of a line (`problem`) stays bounded.
 
 @testable import BCListener
+import BCMessages
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -43,10 +44,38 @@ enum FuzzBCSVRLines {
             if let rejection = parsed.rejection(subscribedKey: "k:1") {
                 require(rejection.description.count <= 600)
             }
-            // The replay server's reading of a client's line.
+            // The replay server's reading of a client's line: the key after `SUB\t` becomes a ChannelKey or is
+            // refused; an accepted key makes exactly one SUB line that reads back as the same key.
             if line.hasPrefix("SUB\t") {
-                require(String(line.dropFirst(4)).utf8.count == line.utf8.count - 4)
+                let text = String(line.dropFirst(4))
+                require(text.utf8.count == line.utf8.count - 4)
+                checkKey(text)
             }
+        }
+    }
+
+    /// A key is accepted exactly when it is non-empty, at most `maxBytes` bytes and free of spaces, controls and
+    /// format characters; an accepted key's SUB line is one line that splits back into `SUB` and the key.
+    static func checkKey(_ text: String) {
+        let forbidden = text.unicodeScalars.contains {
+            switch $0.properties.generalCategory {
+            case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format: true
+            default: false
+            }
+        }
+        let valid = !text.isEmpty && text.utf8.count <= ChannelKey.maxBytes && !forbidden
+        do {
+            let key = try ChannelKey(text, from: "a fuzzed SUB line")
+            require(valid, "ChannelKey accepted \(text.debugDescription)")
+            let line = BCSVRCommand.subscribe(key: key).text
+            require(BCSVRLine.lines(in: line) == [Substring(line)], "the SUB line of \(text.debugDescription) is not one line")
+            require(line.utf8.split(separator: 9, omittingEmptySubsequences: false).count == 2)
+        } catch {
+            require(!valid, "ChannelKey refused \(text.debugDescription): \(error)")
+            require(error.description.count <= 1200, "a refusal of \(error.description.count) characters")
+            // What a terminal would act on (TerminalText's list: C0 and C1 controls, bidi controls) is escaped.
+            require(TerminalText.escaped(error.description) == error.description,
+                    "the refusal shows a character a terminal acts on: \(error.description.debugDescription)")
         }
     }
 
