@@ -92,13 +92,8 @@ extension ServiceCore {
             return
         }
         // Only TCP comes here: a client's TLS and upgrade are ours (ServiceCore+ClientLink.swift).
-        let message = Self.text(input, length)
-        var failure = ConnectFailureClassifier.classify(message: message, httpStatus: 0, reachedUpgrade: false,
-                                                        secure: false)
-        if case .other = failure, message.lowercased().contains("timeout") || message.lowercased().contains("timed out") {
-            // lws' own timer fired before ours (a connectTimeout above lwsHandshakeTimeoutSeconds).
-            failure = .timedOut(after: ContinuousClock.now - session.startedAt)
-        }
+        let failure = ConnectFailureClassifier.classify(message: Self.text(input, length),
+                                                        elapsed: ContinuousClock.now - session.startedAt)
         session.wsi = nil
         if failure == .refused, client.nextAddress < client.addresses.count {
             // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).

@@ -72,7 +72,7 @@ final class ServiceCore: @unchecked Sendable {
     static let sweepTimerID = UInt64.max
     /// lws' context-wide connect and handshake timeouts on a client loop: the ceiling for
     /// `connectTimeout`.
-    static let lwsHandshakeTimeoutSeconds: UInt32 = 120
+    static let lwsHandshakeTimeoutSeconds = LibWebSocketsAssumptions.contextTimeoutSeconds
 
     init(role: ServiceRole) {
         self.role = role
