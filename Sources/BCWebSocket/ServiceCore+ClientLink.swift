@@ -375,7 +375,7 @@ extension ServiceCore {
             if let tls = link.tls {
                 return (0, tls.write(UnsafeRawBufferPointer(start: start, count: end - start)))
             }
-            return (lws_write(wsi, start, end - start, LWS_WRITE_HTTP) < 0 ? -1 : 0, true)  // LWS_WRITE_RAW's value
+            return (lws_write(wsi, start, end - start, LibWebSocketsAssumptions.rawWrite) < 0 ? -1 : 0, true)
         }
         guard sealed else { return -1 }
         if let tls = link.tls { return flushTLS(tls, to: wsi) }
@@ -392,7 +392,7 @@ extension ServiceCore {
                 let start = buffer.baseAddress! + pre
                 let taken = tls.takeOutput(into: UnsafeMutableRawBufferPointer(start: start, count: room))
                 guard taken > 0 else { return -1 }
-                return lws_write(wsi, start, taken, LWS_WRITE_HTTP) < 0 ? -1 : 0
+                return lws_write(wsi, start, taken, LibWebSocketsAssumptions.rawWrite) < 0 ? -1 : 0
             }
             if result < 0 { return -1 }
         }

@@ -12,24 +12,14 @@ import Synchronization
 /// while holding the mailbox lock, so it can never race `lws_context_destroy` (the service thread
 /// clears the published context under the same lock before destroying it).
 final class ServiceCore: @unchecked Sendable {
-    private struct Mailbox {
-        var commands: [ServiceCommand] = []
-        /// The context's address once created, 0 before and from the moment destruction starts.
-        var contextAddress: UInt = 0
-        var finished = false
-        var start: ServiceStart?
-        var startWaiters: [CheckedContinuation<ServiceStart, Never>] = []
-        var finishWaiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let mailbox = Mutex(Mailbox())
+    let mailbox = Mutex(Mailbox())
     private let nextID = Atomic<UInt64>(1)
     let role: ServiceRole
 
     // MARK: Service-thread state
 
-    private var context: OpaquePointer?
-    private var sessions: [UInt64: ServiceSession] = [:]
+    var context: OpaquePointer?
+    var sessions: [UInt64: ServiceSession] = [:]
     /// Server: connections accepted and not yet upgraded, so that one dropped before its upgrade is reported.
     /// An entry lives from lws' NEW_CLIENT_INSTANTIATED to ESTABLISHED or WSI_DESTROY, so the table holds at
     /// most the sockets lws has open.
@@ -38,14 +28,14 @@ final class ServiceCore: @unchecked Sendable {
     var destroying = false
     /// Scratch for `write(_:to:)`: the frame with its LWS_PRE header room, reused by every write of this loop.
     var writeBuffer: [UInt8] = []
-    private var stopDeadlinePassed = false
-    private var stopTimer: UnsafeMutablePointer<bc_lws_timer_t>?
+    var stopDeadlinePassed = false
+    var stopTimer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// Fires every `oversizeSweepInterval` on the service thread; see `refuseAnnouncedOversize()`.
-    private var sweepTimer: UnsafeMutablePointer<bc_lws_timer_t>?
+    var sweepTimer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// Timers whose session ended; freed after the current service pass, outside any callback.
     private var retiredTimers: [UnsafeMutablePointer<bc_lws_timer_t>] = []
     /// The client's one vhost: every client connection is a raw socket on it (its TLS is ours, ClientTLS.swift).
-    private var clientVhost: OpaquePointer?
+    var clientVhost: OpaquePointer?
     /// C memory that must outlive the context: protocol and extension tables and their strings.
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var extensions: UnsafeMutablePointer<lws_extension>?
@@ -58,7 +48,7 @@ final class ServiceCore: @unchecked Sendable {
     /// OpenSSL client contexts by trust, made at a `wss://` link's first connect.
     private var tlsContexts: [WebSocketClientConfiguration.TLS: ClientTLSContext] = [:]
     /// Messages handed over since the last service pass (see `readCoalescing`).
-    private var deliveredThisPass = 0
+    var deliveredThisPass = 0
 
     private struct PendingUpgrade {
         var peer: String
@@ -79,10 +69,10 @@ final class ServiceCore: @unchecked Sendable {
     /// How often open connections are checked for a frame announced larger than the cap.
     static let oversizeSweepInterval = Duration.seconds(1)
     /// The session id of `sweepTimer` (sessions count from 1, the stop timer is 0).
-    private static let sweepTimerID = UInt64.max
+    static let sweepTimerID = UInt64.max
     /// lws' context-wide connect and handshake timeouts on a client loop: the ceiling for
     /// `connectTimeout`.
-    static let lwsHandshakeTimeoutSeconds: UInt32 = 120
+    static let lwsHandshakeTimeoutSeconds = LibWebSocketsAssumptions.contextTimeoutSeconds
 
     init(role: ServiceRole) {
         self.role = role
@@ -119,152 +109,15 @@ final class ServiceCore: @unchecked Sendable {
 
     // MARK: Any thread
 
-    /// Starts the service thread; it holds the core until the context is destroyed.
-    func start(threadName: String) {
-        let thread = Thread { [self] in
-            self.run()
-        }
-        thread.name = threadName
-        thread.start()
-    }
-
     func makeID() -> UInt64 {
         nextID.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
-    /// Queues a command and wakes the service thread. `false` once the core has finished.
-    @discardableResult
-    func submit(_ command: ServiceCommand) -> Bool {
-        mailbox.withLock { box in
-            guard !box.finished else { return false }
-            box.commands.append(command)
-            // A non-empty queue already has a wake-up on its way (the drain empties it).
-            if box.commands.count == 1, let context = OpaquePointer(bitPattern: box.contextAddress) {
-                lws_cancel_service(context)
-            }
-            return true
-        }
-    }
-
-    /// Waits until the context exists (or failed to).
-    func waitUntilStarted() async -> ServiceStart {
-        await withCheckedContinuation { continuation in
-            let ready: ServiceStart? = mailbox.withLock { box in
-                if let start = box.start { return start }
-                box.startWaiters.append(continuation)
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
-
-    /// Waits until the context is destroyed and the thread is done with it.
-    func waitUntilFinished() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = mailbox.withLock { box in
-                if box.finished { return true }
-                box.finishWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
-    }
-
     // MARK: Service thread: lifecycle
-
-    private func run() {
-        lws_set_log_level(Self.logLevel, nil)
-        guard let context = createContext() else {
-            freeTables()
-            let message: String
-            if case .server(let configuration, _, _) = role, let tls = configuration.tls,
-               let problem = Self.unusableTLSFiles(tls) {
-                message = problem
-            } else if case .server(let configuration, _, _) = role {
-                message = "could not listen on \(configuration.host):\(configuration.port): "
-                    + ListenFailureDiagnosis.reason(host: configuration.host, port: configuration.port)
-            } else {
-                message = "the WebSocket loop could not start: check the limits on memory and open files (ulimit -n)"
-            }
-            finishMailbox(start: .failed(message))
-            return
-        }
-        self.context = context
-        var port = 0
-        if case .server = role, let vhost = lws_get_vhost_by_name(context, "bc-0") {
-            port = Int(lws_get_vhost_listen_port(vhost))
-        }
-        let waiters = mailbox.withLock { box in
-            box.contextAddress = UInt(bitPattern: context)
-            box.start = .running(port: port)
-            let waiters = box.startWaiters
-            box.startWaiters = []
-            return waiters
-        }
-        for waiter in waiters { waiter.resume(returning: .running(port: port)) }
-        // Commands queued before the context existed had no one to wake them.
-        drainCommands()
-        scheduleSweep(context)
-
-        let coalesce = role.isClient
-        var load = DeliveryRate()
-        while !(stopping && (sessions.isEmpty || stopDeadlinePassed)) {
-            if lws_service(context, 0) < 0 { break }
-            freeRetiredTimers()
-            if coalesce, deliveredThisPass > 0 {
-                // Busy: let the next messages gather before polling again (see `readCoalescing`).
-                if load.isBusy(adding: deliveredThisPass, now: .now) { usleep(Self.readCoalescing) }
-                deliveredThisPass = 0
-            }
-        }
-
-        // Past this point no other thread may reach the context.
-        mailbox.withLock { $0.contextAddress = 0 }
-        stopping = true
-        for session in sessions.values { retireTimer(of: session) }
-        if let stopTimer { lws_sul_cancel(Self.sul(of: stopTimer)) }
-        if let sweepTimer { lws_sul_cancel(Self.sul(of: sweepTimer)) }
-        destroying = true
-        lws_context_destroy(context)
-        self.context = nil
-        for session in Array(sessions.values) {
-            finish(session, closed: WebSocketCloseReason(
-                code: 1001, text: "", initiatedLocally: true, cause: .loopStopped))
-        }
-        freeRetiredTimers()
-        stopTimer?.deallocate()
-        stopTimer = nil
-        sweepTimer?.deallocate()
-        sweepTimer = nil
-        freeTables()
-        if case .server(_, let events, _) = role { events.finish() }
-        finishMailbox(start: nil)
-    }
-
-    private func finishMailbox(start: ServiceStart?) {
-        let (leftover, startWaiters, finishWaiters, startResult) = mailbox.withLock { box in
-            box.finished = true
-            if let start { box.start = start }
-            let result = box.start ?? .failed("stopped before starting")
-            box.start = result
-            let taken = (box.commands, box.startWaiters, box.finishWaiters, result)
-            box.commands = []
-            box.startWaiters = []
-            box.finishWaiters = []
-            return taken
-        }
-        for command in leftover {
-            if case .openClient(_, _, _, _, let deliver) = command {
-                deliver(.failed(.other("the WebSocket loop has stopped")))
-            }
-        }
-        for waiter in startWaiters { waiter.resume(returning: startResult) }
-        for waiter in finishWaiters { waiter.resume() }
-    }
 
     /// Why lws could not use a server's TLS files, told before the guess about the port; nil when both read as
     /// PEM (then the pair may still not match, which lws reports as a failed context).
-    private static func unusableTLSFiles(_ tls: WebSocketServerConfiguration.TLS) -> String? {
+    static func unusableTLSFiles(_ tls: WebSocketServerConfiguration.TLS) -> String? {
         for (what, path) in [("certificate", tls.certificateFile), ("private key", tls.privateKeyFile)] {
             guard let data = FileManager.default.contents(atPath: path) else {
                 return "cannot read the TLS \(what) \(path): check the path and its permissions"
@@ -291,7 +144,7 @@ final class ServiceCore: @unchecked Sendable {
         return copy
     }
 
-    private func createContext() -> OpaquePointer? {
+    func createContext() -> OpaquePointer? {
         let protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(permanentString(Self.protocolName))
@@ -359,7 +212,7 @@ final class ServiceCore: @unchecked Sendable {
         return context
     }
 
-    private func freeTables() {
+    func freeTables() {
         protocols?.deallocate()
         protocols = nil
         extensions?.deallocate()
@@ -371,18 +224,7 @@ final class ServiceCore: @unchecked Sendable {
 
     // MARK: Service thread: commands
 
-    /// Runs every queued command; called from LWS_CALLBACK_EVENT_WAIT_CANCELLED (lws delivers it
-    /// once per vhost, so this must be, and is, harmless when the queue is empty).
-    fileprivate func drainCommands() {
-        let commands = mailbox.withLock { box in
-            let taken = box.commands
-            box.commands = []
-            return taken
-        }
-        for command in commands { perform(command) }
-    }
-
-    private func perform(_ command: ServiceCommand) {
+    func perform(_ command: ServiceCommand) {
         switch command {
         case .openClient(let id, let url, let configuration, let window, let deliver):
             guard !stopping else {
@@ -500,38 +342,7 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
-    // MARK: Service thread: client connect
-
-    private func startConnectTimer(_ session: ServiceSession, after timeout: Duration) {
-        startTimer(session, after: timeout)
-    }
-
-    /// The session's one timer: the connect deadline before it opens, the paused keepalive after.
-    func startTimer(_ session: ServiceSession, after timeout: Duration) {
-        guard let context else { return }
-        let timer = UnsafeMutablePointer<bc_lws_timer_t>.allocate(capacity: 1)
-        timer.initialize(to: bc_lws_timer_t())
-        timer.pointee.session_id = session.id
-        timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-        session.timer = timer
-        let (seconds, attoseconds) = timeout.components
-        let microseconds = max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-        lws_sul_schedule(context, 0, Self.sul(of: timer), bcTimerCallback, microseconds)
-    }
-
-    private func scheduleSweep(_ context: OpaquePointer) {
-        if sweepTimer == nil {
-            let timer = UnsafeMutablePointer<bc_lws_timer_t>.allocate(capacity: 1)
-            timer.initialize(to: bc_lws_timer_t())
-            timer.pointee.session_id = Self.sweepTimerID
-            timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-            sweepTimer = timer
-        }
-        guard let sweepTimer else { return }
-        let (seconds, attoseconds) = Self.oversizeSweepInterval.components
-        lws_sul_schedule(context, 0, Self.sul(of: sweepTimer), bcTimerCallback,
-                         seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-    }
+    // MARK: Service thread: frames announced over the cap
 
     /// lws hands a RECEIVE callback nothing until its rx buffer fills or the frame ends, so a peer that
     /// announces a 2^62-byte frame and then trickles a few bytes a second would hold the connection (and its
@@ -539,7 +350,7 @@ final class ServiceCore: @unchecked Sendable {
     /// every open connection whose current frame announces more than the cap can take is refused now, as a
     /// too-big message would be (1009). Deflate can make a frame a little longer than its message (stored
     /// blocks), hence the slack; the exact check stays in `MessageAssembler`.
-    private func refuseAnnouncedOversize() {
+    func refuseAnnouncedOversize() {
         for session in sessions.values where session.isOpen && !session.finished && !session.closeUrgently
             && session.localClose == nil && !session.assembler.isDiscarding {
             guard let wsi = session.wsi else { continue }
@@ -562,85 +373,6 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
-    fileprivate func timerFired(sessionID: UInt64) {
-        if sessionID == Self.sweepTimerID {
-            refuseAnnouncedOversize()
-            let now = ContinuousClock.now
-            for session in sessions.values {
-                if let link = session.link { keepAlive(session, link: link, now: now) }
-            }
-            if let context, !destroying { scheduleSweep(context) }
-            return
-        }
-        if sessionID == 0 {
-            stopDeadlinePassed = true
-            return
-        }
-        guard let session = sessions[sessionID], !session.finished else { return }
-        if session.isOpen, session.closeUrgently || session.link?.machine.closeWritten == true {
-            // The close frame could not get out (a peer that does not read: lws holds WRITEABLE back while a
-            // partial write waits): drop the TCP connection.
-            retireTimer(of: session)
-            if let wsi = session.wsi { bc_lws_kill_async(wsi) }
-            return
-        }
-        guard let client = session.client, !session.isOpen else { return }
-        if let wsi = session.wsi { bc_lws_kill_async(wsi) }
-        session.wsi = nil
-        let after = client.configuration.connectTimeout
-        finish(session, failed: session.stage == .upgrading ? .handshakeTimedOut(after: after) : .timedOut(after: after))
-    }
-
-    private func connectNextAddress(_ session: ServiceSession) {
-        guard let context, var client = session.client else { return }
-        guard client.nextAddress < client.addresses.count else {
-            finish(session, failed: session.lastFailure ?? .refused)
-            return
-        }
-        let address = client.addresses[client.nextAddress]
-        client.nextAddress += 1
-        session.client = client
-        session.stage = .connecting
-
-        let url = client.url
-        guard let vhost = clientVhost else {
-            finish(session, failed: .other("the WebSocket loop could not start connections: make a new loop"))
-            return
-        }
-        var temporary: [UnsafeMutablePointer<CChar>] = []
-        defer { for text in temporary { free(text) } }
-        func cString(_ text: String?) -> UnsafePointer<CChar>? {
-            guard let text, let copy = strdup(text) else { return nil }
-            temporary.append(copy)
-            return UnsafePointer(copy)
-        }
-
-        var info = lws_client_connect_info()
-        info.context = context
-        info.vhost = vhost
-        info.address = cString(address)
-        info.port = Int32(url.port)
-        info.local_protocol_name = cString(Self.protocolName)
-        // A raw socket: lws connects, and the WebSocket (with its TLS, for wss) is ours (ServiceCore+ClientLink.swift).
-        info.host = cString(url.host)
-        info.method = bc_lws_raw_method()
-        info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(session.id))
-
-        // lws copies the strings into its own stash. It may also call CONNECTION_ERROR before
-        // returning, which then has already finished the session or moved it on.
-        session.inConnectCall = true
-        session.errorDuringConnectCall = false
-        let wsi = lws_client_connect_via_info(&info)
-        session.inConnectCall = false
-        guard !session.finished, !session.errorDuringConnectCall else { return }
-        if let wsi {
-            session.wsi = wsi
-        } else {
-            session.lastFailure = .other("could not open a socket to \(address): check the process's file descriptor limit")
-            submit(.connectNextAddress(id: session.id))
-        }
-    }
-
     // MARK: Service thread: ending sessions
 
     func retireTimer(of session: ServiceSession) {
@@ -650,7 +382,7 @@ final class ServiceCore: @unchecked Sendable {
         retiredTimers.append(timer)
     }
 
-    private func freeRetiredTimers() {
+    func freeRetiredTimers() {
         for timer in retiredTimers { timer.deallocate() }
         retiredTimers = []
     }
@@ -663,7 +395,7 @@ final class ServiceCore: @unchecked Sendable {
         session.client?.deliver(.failed(failure))
     }
 
-    private func finish(_ session: ServiceSession, closed reason: WebSocketCloseReason) {
+    func finish(_ session: ServiceSession, closed reason: WebSocketCloseReason) {
         guard !session.finished else { return }
         session.finished = true
         retireTimer(of: session)
@@ -803,33 +535,6 @@ final class ServiceCore: @unchecked Sendable {
         session.client?.deliver(.opened)
         if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
         return 0
-    }
-
-    private func connectionError(_ session: ServiceSession, wsi: OpaquePointer,
-                                 input: UnsafeMutableRawPointer?, length: Int) {
-        guard !session.finished, let client = session.client else { return }
-        if session.inConnectCall { session.errorDuringConnectCall = true }
-        if stopping {
-            finish(session, failed: .cancelled)
-            return
-        }
-        // Only TCP comes here: a client's TLS and upgrade are ours (ServiceCore+ClientLink.swift).
-        let message = Self.text(input, length)
-        var failure = ConnectFailureClassifier.classify(message: message, httpStatus: 0, reachedUpgrade: false,
-                                                        secure: false)
-        if case .other = failure, message.lowercased().contains("timeout") || message.lowercased().contains("timed out") {
-            // lws' own timer fired before ours (a connectTimeout above lwsHandshakeTimeoutSeconds).
-            failure = .timedOut(after: ContinuousClock.now - session.startedAt)
-        }
-        session.wsi = nil
-        if failure == .refused, client.nextAddress < client.addresses.count {
-            // Another address of the same host may answer (e.g. ::1 refused, 127.0.0.1 listening).
-            session.lastFailure = failure
-            session.stage = .connecting
-            submit(.connectNextAddress(id: session.id))
-            return
-        }
-        finish(session, failed: failure)
     }
 
     /// Never returns non-zero: lws 4.1.6 does not reset its rx buffer when a RECEIVE callback asks to close
@@ -1093,12 +798,8 @@ final class ServiceCore: @unchecked Sendable {
     }
 
     /// The sul is the first member of `bc_lws_timer_t`, so both share an address.
-    private static func sul(of timer: UnsafeMutablePointer<bc_lws_timer_t>) -> UnsafeMutablePointer<lws_sorted_usec_list_t> {
+    static func sul(of timer: UnsafeMutablePointer<bc_lws_timer_t>) -> UnsafeMutablePointer<lws_sorted_usec_list_t> {
         UnsafeMutableRawPointer(timer).assumingMemoryBound(to: lws_sorted_usec_list_t.self)
-    }
-
-    fileprivate func timerCallback(_ timer: UnsafeMutablePointer<bc_lws_timer_t>) {
-        timerFired(sessionID: timer.pointee.session_id)
     }
 }
 
@@ -1113,11 +814,4 @@ private func bcServiceCallback(
     }
     let core = Unmanaged<ServiceCore>.fromOpaque(raw).takeUnretainedValue()
     return core.handle(wsi: wsi, reason: reason, user: user, input: input, length: length)
-}
-
-/// The sul callback of every binding timer: the sul is the first member of `bc_lws_timer_t`.
-private func bcTimerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let timer = bc_lws_timer_from_sul(sul), let owner = timer.pointee.owner else { return }
-    let core = Unmanaged<ServiceCore>.fromOpaque(owner).takeUnretainedValue()
-    core.timerCallback(timer)
 }

@@ -24,14 +24,6 @@ static inline int bc_lws_write_flags(int binary, int is_start, int is_end) {
     return lws_write_ws_flags(binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT, is_start, is_end);
 }
 
-/// Client connect flags.
-static inline int bc_lws_ccflag_use_ssl(void) { return LCCSCF_USE_SSL; }
-static inline int bc_lws_ccflag_no_follow_redirect(void) { return LCCSCF_HTTP_NO_FOLLOW_REDIRECT; }
-static inline int bc_lws_ccflag_insecure(void) {
-    return LCCSCF_ALLOW_SELFSIGNED | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
-           LCCSCF_ALLOW_EXPIRED | LCCSCF_ALLOW_INSECURE;
-}
-
 /// Closes a wsi from outside its own callback: lws closes it on its next service pass.
 static inline void bc_lws_kill_async(struct lws *wsi) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
@@ -42,7 +34,7 @@ static inline void bc_lws_sha1(const unsigned char *bytes, size_t count, unsigne
     lws_SHA1(bytes, count, digest);
 }
 
-/// What a raw client connection asks lws for: the socket (and TLS), no HTTP or WebSocket role.
+/// What a raw client connection asks lws for: the socket, no HTTP or WebSocket role (LibWebSocketsAssumptions).
 static inline const char *bc_lws_raw_method(void) { return "RAW"; }
 
 /// A one-shot timer: the sul comes first so the callback's sul pointer is the timer's pointer.

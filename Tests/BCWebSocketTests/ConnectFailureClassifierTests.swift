@@ -4,23 +4,21 @@ import TestSupport
 
 @Suite("lws connection errors become typed failures, in words that name no library")
 struct ConnectFailureClassifierTests {
-    @Test("what lws 4.1.6 says, and what it means")
-    func classifies() {
-        let classify = ConnectFailureClassifier.classify
-        #expect(classify("HS: ws upgrade response not 101", 503, true, false, false) == .httpStatus(503))
-        #expect(classify("HS: ws upgrade unauthorized", 0, true, false, false) == .httpStatus(401))
-        #expect(classify("Unable to connect", 0, false, false, false) == .refused)
-        #expect(classify("connect SSL err 1: error:00000001:lib(0)::reason(1)", 0, false, true, false)
-            == .tls("the TLS handshake failed"))
-        guard case .tls(let detail) = classify("connect SSL err 1", 0, false, true, true) else {
-            Issue.record("expected .tls")
-            return
-        }
-        #expect(detail == "server certificate not trusted")
-        #expect(classify("HS: ACCEPT missing", 0, true, false, false) == .other("the connection could not be made"))
-        #expect(classify("", 0, false, false, false) == .other("the connection could not be made"))
-        #expect(classify("read failed", 0, true, false, false)
-            == .other("the server closed the connection before answering the WebSocket upgrade"))
+    /// lws 4.1.6's texts (lib/roles/http/client/client-handshake.c, lib/core-net/close.c) and other versions'
+    /// wording of the same failures; `LibWebSocketsAssumptionsTests` checks the installed library's.
+    @Test("what lws says, and what it means", arguments: [
+        ("Unable to connect", WebSocketConnectFailure.refused),
+        ("connect failed", .refused),
+        ("conn fail: errno 111: Connection refused", .refused),
+        ("Peer hung up", .refused),
+        ("closed before established", .timedOut(after: .seconds(3))),
+        ("timeout", .timedOut(after: .seconds(3))),
+        ("Timed out waiting server reply", .timedOut(after: .seconds(3))),
+        ("", .other("the connection could not be made")),
+        ("something new", .other("the connection could not be made")),
+    ])
+    func classifies(message: String, expected: WebSocketConnectFailure) {
+        #expect(ConnectFailureClassifier.classify(message: message, elapsed: .seconds(3)) == expected)
     }
 
     @Test("which failures are worth retrying")
