@@ -7,7 +7,10 @@ let package = Package(
     products: [
         .library(name: "BCMessages", targets: ["BCMessages"]),
         .library(name: "BCWebSocket", targets: ["BCWebSocket"]),
+        .library(name: "BCHTTP", targets: ["BCHTTP"]),
         .library(name: "BCListener", targets: ["BCListener"]),
+        .library(name: "BCConsole", targets: ["BCConsole"]),
+        .library(name: "BCLineEditor", targets: ["BCLineEditor"]),
         .library(name: "BCReplay", targets: ["BCReplay"]),
         .library(name: "BCFixtures", targets: ["BCFixtures"]),
         .library(name: "BCAudit", targets: ["BCAudit"]),
@@ -69,8 +72,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         // Debian's libedit-dev 3.1 (BSD editline, its readline-compatible API), seen through module.modulemap +
-        // shim.h: the line editor of `bcstream replay`'s prompt. Only the executable uses it; BCReplay keeps the
-        // prompt's words (PromptCompletion) free of C.
+        // shim.h: the line editor of `bcstream replay`'s prompt. Only BCLineEditor uses it; BCReplay keeps the
+        // prompt's words (PromptCompletion) and its commands (ReplayPrompt) free of C.
         .systemLibrary(
             name: "CLibEdit",
             pkgConfig: "libedit",
@@ -89,12 +92,24 @@ let package = Package(
         // The WebSocket client and server over libwebsockets. Its own target because both the
         // listener (client) and the replay tool (server) import it.
         .target(name: "BCWebSocket", dependencies: ["CLibWebSockets", "CZlib", "COpenSSL"]),
+        // The HTTP(S) GET client of the live API (LiveDirectory): over BCWebSocket's socket, name resolution and
+        // client TLS, which it sees at the `package` access level, so BCWebSocket's public API stays the WebSocket's.
+        .target(name: "BCHTTP", dependencies: ["BCWebSocket"]),
         // The subscription client: bcsvr lines, the session state machine (protocol, keepalive, reconnect
         // decisions), and the listener that performs its decisions on a libwebsockets connection.
-        .target(name: "BCListener", dependencies: ["BCMessages", "BCWebSocket"]),
+        .target(name: "BCListener", dependencies: ["BCMessages", "BCWebSocket", "BCHTTP"]),
+        // What bcstream shows on a terminal or a pipe: a message as one line (text or NDJSON), the buffered
+        // stdout, the status line on stderr, terminal widths, the listen session that prints its channels, and
+        // the prompt console's protocol. Pure Swift over BCMessages and BCListener (docs/DESIGN.md, "Module
+        // boundaries").
+        .target(name: "BCConsole", dependencies: ["BCMessages", "BCListener"]),
+        // The prompt's line editor on a terminal (libedit): history, editing keys, Tab completion, lines said kept
+        // above the prompt. Its own target so that only a program that shows the prompt links libedit.
+        .target(name: "BCLineEditor", dependencies: ["BCConsole", "CLibEdit"]),
         // Fixtures and recordings: finding and loading them, the pace they play at, the demo's script, the
-        // prompt's completion, and the bcsvr server that sends them to subscribers.
-        .target(name: "BCReplay", dependencies: ["BCFixtures", "BCMessages", "BCListener", "BCWebSocket"]),
+        // prompt's completion and commands, what `decode` reads, and the bcsvr server that sends them to
+        // subscribers.
+        .target(name: "BCReplay", dependencies: ["BCConsole", "BCFixtures", "BCMessages", "BCListener", "BCWebSocket"]),
         // The fixtures as a product (issue 29): Tests/Payloads, the one set of files the tests and the replay read,
         // copied whole into this target's resource bundle. The target's folder is Tests, so that Payloads lies
         // inside it (SwiftPM takes no resource from outside a target's folder, and cannot copy a target's own
@@ -107,7 +122,7 @@ let package = Package(
             dependencies: ["BCMessages"],
             path: "Tests",
             exclude: [
-                "BCAuditTests", "BCFixturesTests", "BCFleetTests", "BCKindsGeneratorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
+                "BCAuditTests", "BCConsoleTests", "BCFixturesTests", "BCFleetTests", "BCHTTPTests", "BCKindsGeneratorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
                 "BCReplayTests", "BCWebSocketTests", "Hostile", "Peers", "TestSupport", "bcstreamTests",
             ],
             sources: ["BCFixtures"],
@@ -122,6 +137,7 @@ let package = Package(
         .target(
             name: "BCFleet",
             dependencies: [
+                "BCConsole",
                 "BCMessages",
                 "BCListener",
                 "BCWebSocket",
@@ -138,12 +154,13 @@ let package = Package(
             name: "bcstream",
             dependencies: [
                 "BCAudit",
+                "BCConsole",
                 "BCFleet",
+                "BCLineEditor",
                 "BCMessages",
                 "BCListener",
                 "BCReplay",
                 "BCWebSocket",
-                "CLibEdit",
                 "BCNATS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -179,18 +196,22 @@ let package = Package(
         // target, not a test target, so that test targets can depend on it; no product exports it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket", "TestSupport"]),
+        .testTarget(name: "BCHTTPTests", dependencies: ["BCHTTP", "BCWebSocket", "TestSupport"]),
+        .testTarget(name: "BCConsoleTests", dependencies: ["BCConsole", "BCListener", "BCMessages"]),
         .testTarget(name: "BCNATSTests", dependencies: ["BCNATS", "TestSupport"]),
         .testTarget(
             name: "BCListenerTests",
-            dependencies: ["BCListener", "BCMessages", "BCWebSocket", "TestSupport"]
+            dependencies: ["BCHTTP", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]
         ),
         .testTarget(name: "BCAuditTests", dependencies: ["BCAudit", "BCMessages"]),
         .testTarget(name: "BCFixturesTests", dependencies: ["BCFixtures", "BCMessages"]),
         .testTarget(name: "BCFleetTests", dependencies: [
-            "BCFleet", "BCListener", "BCMessages", "TestSupport",
+            "BCConsole", "BCFleet", "BCListener", "BCMessages", "TestSupport",
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .testTarget(name: "BCReplayTests", dependencies: ["BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport"]),
+        .testTarget(name: "BCReplayTests", dependencies: [
+            "BCConsole", "BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport",
+        ]),
         // Runs the built commands (bcstream, bcstream-bench) as a user would.
         // The malloc interposer is built beside bcstream-bench for its counting run, which preloads it; the bench
         // does not link it (it would replace malloc while decoders are timed). See AllocationCounter.swift.

@@ -10,9 +10,9 @@
 # directory. Fuzz/*.swift is shared by every target.
 #
 # Builds into .build-fuzz/ with swiftc, without Package.swift: each library the targets reach (BCMessages,
-# BCWebSocket, BCListener, BCReplay) once, as a static library compiled for testing (the targets use
-# `@testable import` to reach internals), then each target as a small module linked against them; a library
-# is rebuilt only when its sources (or this script) changed. Exits non-zero if any target finds a crash, a
+# BCWebSocket, BCHTTP, BCListener, BCConsole, BCFixtures, BCReplay) once, as a static library compiled for testing
+# (the targets use `@testable import` to reach internals), then each target as a small module linked against
+# them; a library is rebuilt only when its sources, a library it depends on (or this script) changed. Exits non-zero if any target finds a crash, a
 # failed assertion, a timeout or an out-of-memory; the input that did it is kept in .build-fuzz/artifacts/, and
 # the way to run it again is printed.
 set -euo pipefail
@@ -33,14 +33,19 @@ libraries() {
     case $1 in
         decoders) echo BCMessages ;;
         frames|handshake) echo BCWebSocket ;;
-        bcsvr-lines) echo BCMessages BCWebSocket BCListener ;;
-        recordings|decode-input) echo BCMessages BCWebSocket BCListener BCFixtures BCReplay ;;
+        bcsvr-lines) echo BCMessages BCWebSocket BCHTTP BCListener ;;
+        recordings|decode-input) echo BCMessages BCWebSocket BCHTTP BCListener BCConsole BCFixtures BCReplay ;;
         *) echo "fuzz: unknown target $1 (targets: ${all_targets[*]})" >&2; return 2 ;;
     esac
 }
-extra_sources() {
+# The libraries a library imports (as in Package.swift): rebuilt before it, and it after them.
+dependencies_of() {
     case $1 in
-        decode-input) echo Sources/bcstream/LineReader.swift ;;
+        BCHTTP) echo BCWebSocket ;;
+        BCListener) echo BCMessages BCWebSocket BCHTTP ;;
+        BCConsole) echo BCMessages BCListener ;;
+        BCFixtures) echo BCMessages ;;
+        BCReplay) echo BCConsole BCFixtures BCMessages BCListener BCWebSocket ;;
     esac
 }
 max_len() {
@@ -72,11 +77,14 @@ for target in "${targets[@]}"; do
 done
 # Where a library's sources are: Sources/NAME, but BCFixtures' (its target's folder is Tests, for the resources).
 sources_of() { if [[ $1 == BCFixtures ]]; then echo Tests/BCFixtures; else echo "Sources/$1"; fi; }
-# Builds the library when it is needed and older than its sources (or this script), in the background.
+# Builds the library when it is needed and older than its sources, a library it depends on (built before it,
+# so a rebuilt one is newer) or this script, in the background.
 build_library() {
-    local library=$1 archive=$out/lib$1.a
+    local library=$1 archive=$out/lib$1.a dependency inputs
     [[ " ${needed[*]} " == *" $library "* ]] || return 0
-    if [[ -f $archive ]] && [[ -z $(find "$(sources_of "$library")" Fuzz/run.sh -newer "$archive" -print -quit) ]]; then
+    inputs=("$(sources_of "$library")" Fuzz/run.sh)
+    for dependency in $(dependencies_of "$library"); do inputs+=("$out/lib$dependency.a"); done
+    if [[ -f $archive ]] && [[ -z $(find "${inputs[@]}" -newer "$archive" -print -quit 2>/dev/null) ]]; then
         return 0
     fi
     echo "fuzz: building $archive"
@@ -94,33 +102,19 @@ wait_builds() {
     (( status == 0 )) || { echo "fuzz: a build failed" >&2; exit 1; }
 }
 pids=()
-# A library whose dependency is rebuilt is rebuilt too. BCMessages and BCWebSocket depend on no other: they
-# build side by side; then BCListener and BCFixtures; then BCReplay; then every target side by side.
-for library in BCMessages BCWebSocket; do
-    if [[ " ${needed[*]} " == *" $library "* ]] && { [[ ! -f $out/lib$library.a ]] ||
-        [[ -n $(find "Sources/$library" Fuzz/run.sh -newer "$out/lib$library.a" -print -quit) ]]; }; then
-        rm -f "$out"/libBCListener.a "$out"/libBCFixtures.a "$out"/libBCReplay.a
-    fi
+# In dependency order, side by side where none depends on another: BCMessages and BCWebSocket; BCHTTP and
+# BCFixtures; BCListener; BCConsole; BCReplay; then every target side by side.
+for stage in "BCMessages BCWebSocket" "BCHTTP BCFixtures" BCListener BCConsole BCReplay; do
+    for library in $stage; do build_library "$library"; done
+    wait_builds
 done
-[[ -f $out/libBCFixtures.a && -z $(find Tests/BCFixtures Fuzz/run.sh -newer "$out/libBCFixtures.a" -print -quit) ]] ||
-    rm -f "$out"/libBCReplay.a
-[[ -f $out/libBCListener.a && -z $(find Sources/BCListener Fuzz/run.sh -newer "$out/libBCListener.a" -print -quit) ]] ||
-    rm -f "$out"/libBCReplay.a
-build_library BCMessages
-build_library BCWebSocket
-wait_builds
-build_library BCListener
-build_library BCFixtures
-wait_builds
-build_library BCReplay
-wait_builds
 for target in "${targets[@]}"; do
     libs=()
     for library in $(libraries "$target"); do libs+=("$out/lib$library.a"); done
     echo "fuzz: building $out/fuzz-$target"
     # shellcheck disable=SC2046 # one word per source file
     swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" Fuzz/*.swift Fuzz/"$target"/*.swift \
-        $(extra_sources "$target") "${libs[@]}" "${link[@]}" -o "$out/fuzz-$target" &
+        "${libs[@]}" "${link[@]}" -o "$out/fuzz-$target" &
     pids+=($!)
 done
 wait_builds

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proof that BCStream's products travel (issue 29): a small package OUTSIDE the checkout (mktemp -d) depends on
 # BCStream by path and uses only its public products, as an app's tests would: every fixture decoded through
-# BCFixtures and BCMessages, two of them served by ReplayServer to a ChannelListener, one audited. A product that
-# leaks an internal type, or that needs a file of the checkout at run time, fails here. Prints the build time.
+# BCFixtures and BCMessages, two of them served by ReplayServer to a ChannelListener, one audited, one printed
+# as bcstream prints it (BCConsole), and a fetch refused (BCHTTP). A product that leaks an internal type, or that
+# needs a file of the checkout at run time, fails here. Prints the build time.
 # Usage: scripts/consumer-package.sh [--keep]   (--keep leaves the package and says where)
 set -euo pipefail
 checkout="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,7 +24,9 @@ let package = Package(
         .testTarget(name: "ConsumerTests", dependencies: [
             "Consumer",
             .product(name: "BCAudit", package: "$(basename "$checkout")"),
+            .product(name: "BCConsole", package: "$(basename "$checkout")"),
             .product(name: "BCFixtures", package: "$(basename "$checkout")"),
+            .product(name: "BCHTTP", package: "$(basename "$checkout")"),
             .product(name: "BCListener", package: "$(basename "$checkout")"),
             .product(name: "BCMessages", package: "$(basename "$checkout")"),
             .product(name: "BCReplay", package: "$(basename "$checkout")"),
@@ -43,7 +46,9 @@ public func coins(of message: BCResponse) -> Int? {
 SWIFT
 cat > "$consumer/Tests/ConsumerTests/ConsumerTests.swift" <<'SWIFT'
 import BCAudit
+import BCConsole
 import BCFixtures
+import BCHTTP
 import BCListener
 import BCMessages
 import BCReplay
@@ -84,6 +89,18 @@ import Testing
         }
         await server.stop()
         #expect(received == [35, 8])
+    }
+
+    @Test func aMessagePrintsAsBcstreamPrintsIt() throws {
+        let gift = try #require(BCFixtures.fixtures(t: 35).first)
+        let json = String(decoding: gift.bytes, as: UTF8.self)
+        let line = MessageFormatter(format: .ndjson).line(for: try BCMessageDecoder().decode(json), raw: json)
+        #expect(line.hasPrefix(#"{"t":35,"kind":"gift","message":{"#))
+    }
+
+    @Test func aFetchOfNoHTTPURLFailsInWords() async throws {
+        let request = HTTPFetchRequest(url: try #require(URL(string: "ftp://example.com/")))
+        await #expect(throws: HTTPFetchFailure.invalidURL("ftp://example.com/")) { try await HTTPFetcher.fetch(request) }
     }
 
     @Test func theAuditTalliesAFixture() throws {

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(BCMessages BCWebSocket BCListener BCReplay BCFixtures BCAudit BCFleet BCNATS)
+targets=(BCMessages BCWebSocket BCHTTP BCListener BCConsole BCLineEditor BCReplay BCFixtures BCAudit BCFleet BCNATS)
 out=.build-docs
 log="$out/docs.log"
 mkdir -p "$out"

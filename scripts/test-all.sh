@@ -48,4 +48,4 @@ LIVES=20 WINDOW=2 BCSTREAM="$(swift build --show-bin-path)/bcstream" bash Benchm
 # Memory errors only: LeakSanitizer reports allocations that libwebsockets and Foundation's Process keep until
 # exit (not ours to free), so leak detection is off here. lld, as Fuzz/run.sh links: the system's gold linker
 # warns about every AddressSanitizer symbol it cannot export (some 800 lines of noise in the log).
-ASAN_OPTIONS=detect_leaks=0 swift test --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld --filter BCWebSocketTests
+ASAN_OPTIONS=detect_leaks=0 swift test --sanitize=address --scratch-path .build-asan -Xswiftc -use-ld=lld --filter 'BCWebSocketTests|BCHTTPTests'

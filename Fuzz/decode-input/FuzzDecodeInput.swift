@@ -1,6 +1,5 @@
 // The libFuzzer target of `bcstream decode`'s reading of a file: LineReader (lines out of reads of any size) and
-// DecodeInput (what a line holds: a message, a bcsvr line, a recorded frame; BCReplay's). Built with the
-// executable's Sources/bcstream/LineReader.swift in the target's own module.
+// DecodeInput (what a line holds: a message, a bcsvr line, a recorded frame), both BCReplay's.
 //
 // Input: the file's bytes. The reads are cut where the file's hash says (an AF_UNIX SOCK_SEQPACKET socket hands
 // each write to one `read`, so the cuts are exact without a thread), and the line cap is 8 to 64 bytes for one

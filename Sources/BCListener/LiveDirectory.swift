@@ -1,3 +1,4 @@
+import BCHTTP
 import BCMessages
 import BCWebSocket
 #if canImport(FoundationEssentials)

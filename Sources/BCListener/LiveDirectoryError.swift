@@ -1,3 +1,4 @@
+import BCHTTP
 import BCWebSocket
 
 /// Why the live directory (the REST API that turns a live or user page into a bcsvr endpoint and key) gave no

@@ -1,4 +1,5 @@
 import Foundation
+import BCConsole
 import BCMessages
 
 /// The words of the interactive prompt of `bcstream replay`: what completes a typed text, and which
@@ -6,7 +7,7 @@ import BCMessages
 ///
 /// A line is one word, understood as `FixtureCatalog.select(_:)` understands an argument: a `t` (`35`), a
 /// fixture name (`35-gift-small-heart-captured-shape`, or its start in whole words), or a kind (`gift`).
-public struct PromptCompletion: Hashable, Sendable {
+public struct PromptCompletion: Hashable, Sendable, PromptCompleting {
     /// The fixtures the prompt offers.
     public let catalog: FixtureCatalog
 

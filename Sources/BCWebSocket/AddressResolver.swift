@@ -7,7 +7,7 @@ import Foundation
 
 /// Turns a host name into numeric addresses off the lws service thread: this lws build has no
 /// async DNS, so handing it a name would block every connection on the loop while it resolves.
-enum AddressResolver {
+package enum AddressResolver {
     /// Resolves on a fresh detached OS thread (getaddrinfo blocks, so never on the Swift
     /// concurrency pool) and hands the result to `completion` on that thread.
     static func resolve(
@@ -30,14 +30,14 @@ enum AddressResolver {
         return inet_pton(AF_INET, host, &v4) == 1
     }
 
-    static func isNumeric(_ host: String) -> Bool {
+    package static func isNumeric(_ host: String) -> Bool {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     /// Blocking resolution: every distinct address, in getaddrinfo's (RFC 6724) order.
-    static func resolveNow(host: String) -> Result<[String], WebSocketConnectFailure> {
+    package static func resolveNow(host: String) -> Result<[String], WebSocketConnectFailure> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

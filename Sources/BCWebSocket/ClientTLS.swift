@@ -7,7 +7,7 @@ import COpenSSL
 ///
 /// The certificate is checked by OpenSSL against the trust of `ClientTLSContext` and, unless that trust is
 /// `insecure`, against the URL's host: its DNS name (`SSL_set1_host`) or its IP address. Service thread only.
-final class ClientTLS {
+package final class ClientTLS {
     private let ssl: OpaquePointer
     /// Ciphertext from the socket, read by OpenSSL.
     private let fromSocket: OpaquePointer
@@ -17,9 +17,9 @@ final class ClientTLS {
     private let host: String
     private(set) var isEstablished = false
     /// Why the handshake failed, once it has (`Step.failed` holds its words).
-    private(set) var failure: TLSFailure?
+    package private(set) var failure: TLSFailure?
 
-    enum Step: Equatable {
+    package enum Step: Equatable {
         /// More bytes from the server are needed.
         case waiting
         /// The handshake is done and the certificate was accepted.
@@ -28,7 +28,7 @@ final class ClientTLS {
         case failed(String)
     }
 
-    enum Read: Equatable {
+    package enum Read: Equatable {
         /// `count` bytes of plaintext were read.
         case bytes(Int)
         /// Nothing to read until more ciphertext arrives.
@@ -37,7 +37,7 @@ final class ClientTLS {
         case ended(String)
     }
 
-    init?(context: ClientTLSContext, host: String) {
+    package init?(context: ClientTLSContext, host: String) {
         guard let ssl = SSL_new(context.context) else { return nil }
         guard let fromSocket = BIO_new(BIO_s_mem()), let toSocket = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
@@ -65,13 +65,13 @@ final class ClientTLS {
     }
 
     /// Hands OpenSSL the ciphertext that arrived.
-    func receive(_ bytes: UnsafeRawBufferPointer) {
+    package func receive(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         _ = BIO_write(fromSocket, base, Int32(clamping: bytes.count))
     }
 
     /// Goes on with the handshake as far as the bytes received allow.
-    func handshake() -> Step {
+    package func handshake() -> Step {
         guard !isEstablished else { return .established }
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
@@ -90,7 +90,7 @@ final class ClientTLS {
     }
 
     /// Reads plaintext into `buffer`.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
         ERR_clear_error()
         let result = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
         if result > 0 { return .bytes(Int(result)) }
@@ -101,7 +101,7 @@ final class ClientTLS {
     }
 
     /// Encrypts all of `plaintext` (memory BIOs take everything); false when OpenSSL refuses.
-    func write(_ plaintext: UnsafeRawBufferPointer) -> Bool {
+    package func write(_ plaintext: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < plaintext.count {
             ERR_clear_error()
@@ -113,10 +113,10 @@ final class ClientTLS {
     }
 
     /// Ciphertext waiting to go out, if any.
-    var outputCount: Int { Int(bc_bio_pending(toSocket)) }
+    package var outputCount: Int { Int(bc_bio_pending(toSocket)) }
 
     /// Moves up to `buffer.count` bytes of ciphertext out; returns how many.
-    func takeOutput(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package func takeOutput(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard !buffer.isEmpty else { return 0 }
         return max(0, Int(BIO_read(toSocket, buffer.baseAddress, Int32(clamping: buffer.count))))
     }
@@ -134,12 +134,12 @@ final class ClientTLS {
 ///
 /// `@unchecked Sendable`: nothing in it changes after `make` (the SSL_CTX is configured there, and both stored
 /// properties are constants); OpenSSL allows `SSL_new` on one SSL_CTX from several threads (the HTTPS fetches).
-final class ClientTLSContext: @unchecked Sendable {
+package final class ClientTLSContext: @unchecked Sendable {
     let context: OpaquePointer
     let insecure: Bool
 
     /// Nil, with the reason, when the trust cannot be set up (a CA file that does not load).
-    static func make(_ tls: WebSocketClientConfiguration.TLS) -> Result<ClientTLSContext, WebSocketConnectFailure> {
+    package static func make(_ tls: WebSocketClientConfiguration.TLS) -> Result<ClientTLSContext, WebSocketConnectFailure> {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             return .failure(.tls("could not set up TLS (out of memory?)"))
         }

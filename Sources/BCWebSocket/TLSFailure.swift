@@ -66,7 +66,7 @@ public struct TLSFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// From the reason code of OpenSSL's first error (`ERR_GET_REASON`) when the certificate was not the cause;
     /// `reason` 0 when there was no error queued, `connectionEnded` when the socket ended under the handshake.
-    static func handshake(reason: Int32, connectionEnded: Bool) -> TLSFailure {
+    package static func handshake(reason: Int32, connectionEnded: Bool) -> TLSFailure {
         switch reason {
         case SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION, SSL_R_NO_PROTOCOLS_AVAILABLE,
              SSL_R_TLSV1_ALERT_INAPPROPRIATE_FALLBACK:

@@ -1,7 +1,9 @@
 import ArgumentParser
 import BCAudit
+import BCConsole
 import BCListener
 import BCMessages
+import BCReplay
 import Foundation
 import Synchronization
 

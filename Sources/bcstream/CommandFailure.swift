@@ -1,3 +1,4 @@
+import BCConsole
 import BCMessages
 
 /// A command that could not do its work (a file that is not there, a port in use), as opposed to one that was

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCConsole
 import BCListener
 import BCMessages
 import BCReplay

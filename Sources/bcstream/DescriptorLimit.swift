@@ -1,3 +1,4 @@
+import BCListener
 import Foundation
 
 /// The process's open-file limit, raised for many connections.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BCAudit
+import BCConsole
 import BCMessages
+import BCReplay
 import Foundation
 
 struct FixtureCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCConsole
 import BCFleet
 import BCListener
 import BCMessages
@@ -309,8 +310,21 @@ struct ListenCommand: AsyncParsableCommand {
         }
         let liveAudit = audit ? LiveAudit() : nil
         var session = ListenSession(listeners: listeners, format: format, count: count,
-                                    duration: duration.map { .milliseconds(Int64($0 * 1000)) }, backlog: backlog,
-                                    publisher: publisher)
+                                    duration: duration.map { .milliseconds(Int64($0 * 1000)) })
+        session.backlog = backlog
+        if let publisher {
+            // Every message and decode error of channel `channel` is published as its frame number `frame`; a full
+            // buffer holds the channel's reader back, and so the channel's socket.
+            let maker = FleetMessageMaker()
+            session.forwarder = { channel, key in
+                var frame = 0
+                return { event in
+                    guard let message = maker.message(for: event, key: key, follow: channel, frame: frame) else { return }
+                    frame += 1
+                    await publisher.append(message)
+                }
+            }
+        }
         if let liveAudit { session.onEvent = { event, key in liveAudit.observe(event, key: key) } }
         let failed = await session.run().failed
         liveAudit?.printReport()

@@ -1,7 +1,9 @@
 import ArgumentParser
+import BCConsole
+import BCLineEditor
 import BCMessages
-import BCWebSocket
 import BCReplay
+import BCWebSocket
 import Foundation
 
 struct ReplayCommand: AsyncParsableCommand {

@@ -1,3 +1,4 @@
+import BCConsole
 import BCMessages
 import Foundation
 import Logging

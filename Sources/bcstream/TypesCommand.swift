@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCConsole
 import BCMessages
 
 struct TypesCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BCConsole
 import BCFleet
 import BCListener
 import BCMessages

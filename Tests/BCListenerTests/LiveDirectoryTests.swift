@@ -1,3 +1,4 @@
+import BCHTTP
 import BCListener
 import BCMessages
 import BCWebSocket

@@ -1,0 +1,106 @@
+import BCListener
+import BCMessages
+import Foundation
+import Synchronization
+
+/// Runs one or more channel listeners at once and prints what they report: messages on stdout (as
+/// `decode` prints them), the connection state and counts on stderr. Shared by `listen` and `demo`.
+public struct ListenSession: Sendable {
+    /// The channels, one listener each.
+    public let listeners: [ChannelListener]
+    /// How messages are printed on stdout.
+    public let format: MessageFormatter.Format
+    /// Stop after this many messages, all channels together.
+    public let count: Int?
+    /// Stop after this long.
+    public let duration: Duration?
+    /// Sees every event of every channel, with its key, before it is printed (`listen --audit`).
+    public var onEvent: (@Sendable (BCListenerEvent, String) -> Void)? = nil
+    /// Fetches a channel's recent comments (`--backlog`), called once per channel when it is first subscribed,
+    /// while its live messages wait in the listener's queue; nil for none. With it, a live comment whose `lci`
+    /// was already shown is dropped.
+    public var backlog: BacklogSource?
+    /// Makes, for each channel (its number from 0 in `listeners`, its key), what every event of that channel is
+    /// handed to before it is printed, awaited (`--publish`: the fleet's publisher, whose full buffer holds the
+    /// channel's reader back, and so the channel's socket); nil for none. Called once per channel, in the
+    /// channel's task, so the forwarder may keep a count of its own.
+    public var forwarder: (@Sendable (_ channel: Int, _ key: String) -> Forward)? = nil
+
+    /// Fetches a channel's recent comments (`--backlog`).
+    public typealias BacklogSource = @Sendable (_ key: String) async -> Result<BacklogComments, LiveDirectoryError>
+    /// Takes every event of one channel, in order.
+    public typealias Forward = (BCListenerEvent) async -> Void
+
+    /// How a session ended.
+    public struct Outcome: Sendable {
+        /// Some channel stopped for good on an error (fatal status, attempts exhausted).
+        public var failed = false
+        /// The messages and errors counted, all channels together.
+        public var tally = DecodeTally()
+    }
+
+    /// A session of `listeners`, printed in `format`, that stops after `count` messages or `duration`, if given.
+    public init(listeners: [ChannelListener], format: MessageFormatter.Format, count: Int?, duration: Duration?) {
+        self.listeners = listeners
+        self.format = format
+        self.count = count
+        self.duration = duration
+    }
+
+    /// Each channel is read by a task of its own, which formats its messages and appends them to the shared,
+    /// buffered stdout (`MessageOutput`): no hop through a central loop per message, and channels format on
+    /// as many cores as there are. The status line and the counts are shared under a lock; stdout is flushed
+    /// when a channel has nothing more waiting, and before every note on stderr, so the two stay in order.
+    public func run() async -> Outcome {
+        let printer = SessionPrinter(format: format, channels: listeners.count, count: count,
+                                     dropsSeenComments: backlog != nil)
+        let backlog = backlog
+        let channels = listeners.count
+        let forwarder = forwarder
+        await withTaskGroup(of: Bool.self) { group in
+            for (index, listener) in listeners.enumerated() {
+                let key = listener.configuration.key.text
+                let host = listener.configuration.host
+                let onEvent = onEvent
+                group.addTask {
+                    var events = listener.makeAsyncIterator()
+                    var backlogFetched = backlog == nil
+                    // This channel's NDJSON lines are written here, one buffer for all of them.
+                    var scratch = CanonicalJSONWriter(capacity: 4096)
+                    let forward = forwarder?(index, key)
+                    while let event = await events.next() {
+                        onEvent?(event, key)
+                        if let forward { await forward(event) }
+                        var keepGoing = printer.handle(event, key: key, host: host, scratch: &scratch)
+                        if keepGoing, !backlogFetched, case .subscribed = event, let backlog {
+                            backlogFetched = true
+                            keepGoing = printer.handleBacklog(await backlog(key), key: key)
+                        }
+                        if !events.moreAreWaiting { printer.output.flush() }
+                        if !keepGoing { break }
+                    }
+                    return true
+                }
+            }
+            if let duration {
+                group.addTask {
+                    do {
+                        try await Task.sleep(for: duration)
+                    } catch {
+                        return false  // every channel ended first
+                    }
+                    printer.stop(because: "stopping: --duration reached")
+                    return false
+                }
+            }
+            // A channel that stops the session (--count) or the clock ends it: the other channels are cancelled
+            // (their listeners leave politely). It also ends when every channel has.
+            var running = channels
+            while let wasChannel = await group.next() {
+                if wasChannel { running -= 1 }
+                if running == 0 || printer.stopping { group.cancelAll() }
+            }
+        }
+        return printer.finish()
+    }
+}
