@@ -155,6 +155,14 @@ public final class FleetWorker: Sendable {
         let redelivered = claim.deliveries > 1 ? " (taken over: delivery \(claim.deliveries))" : ""
         logger.info("following \(request.key) on \(request.url)\(redelivered)")
         metrics.livesFollowed.increment()
+        // A live taken over from a worker that died (or handed it back) is said so on its status subject when it is
+        // claimed: a consumer learns that what the service sent between the two claims may be missing.
+        async let resumed: Void = claim.deliveries > 1
+            ? storeStatus(FollowStatus(status: "resumed", key: request.key, url: request.url,
+                                       reason: "taken over (delivery \(claim.deliveries))", worker: identity,
+                                       at: Date().formatted(.iso8601)),
+                          key: request.key.text, follow: number, logger: logger)
+            : ()
         let interval = settings.claimTimeout / 3
         let heartbeat = Task { [claim] in
             while !Task.isCancelled {
@@ -196,6 +204,7 @@ public final class FleetWorker: Sendable {
             logger.info("handed back \(request.key)")
             return
         }
+        await resumed
         // Acked only once its last message is in JetStream: a worker dying before that loses the claim, not them.
         await publisher.buffer.waitUntilRemoved(through: publisher.buffer.admittedCount)
         let status = FollowStatus(status: outcome.status, key: request.key, url: request.url, reason: outcome.reason,
@@ -212,7 +221,7 @@ public final class FleetWorker: Sendable {
     /// Stores a live's status, tried three times: a loaded JetStream can let one publish pass its timeout, and a
     /// status dropped then was lost for good. The message id makes a try whose ack was lost count once.
     private func storeStatus(_ status: FollowStatus, key: String, follow: Int, logger: Logger) async {
-        let id = "status:\(identity):\(follow)"
+        let id = "status:\(identity):\(follow):\(status.status)"
         for attempt in 1...3 {
             do {
                 _ = try await connection.publish(status.json, to: FleetSubjects.status(key: key), messageID: id,

@@ -228,13 +228,21 @@ import Testing
             #expect(metrics.contains { $0.hasPrefix("bcstream_publish_buffer_depth ") }, "\(metrics)")
             #expect(metrics.contains("bcstream_nats_reconnects_total 0"), "\(metrics)")
 
-            // The stored statuses say both lives ended, by B.
-            let statuses = try PeerProcess.python(Self.consumer, "status", [server.url, "--count", "2", "--timeout", "20"])
+            // The stored statuses say B took both lives over, then that both ended. (A claim A fetched while
+            // stopping is handed back too: a delivery may be the third.)
+            let statuses = try PeerProcess.python(Self.consumer, "status", [server.url, "--count", "4", "--timeout", "20"])
             defer { statuses.stop() }
             _ = try await statuses.report("done", within: .seconds(20))
             let stored = try statuses.transcript.filter { $0.hasPrefix("{") }.map(object)
-            #expect(Set(stored.compactMap { $0["subject"] as? String }) == ["bcstream.status.term1_a", "bcstream.status.term2_b"])
-            #expect(stored.allSatisfy { ($0["data"] as? [String: Any])?["status"] as? String == "ended" })
+            let stati = stored.compactMap { $0["data"] as? [String: Any] }
+            for status in ["resumed", "ended"] {
+                let these = stati.filter { $0["status"] as? String == status }
+                #expect(Set(these.compactMap { $0["key"] as? String }) == Set(keys), "\(status): \(stati)")
+                #expect(these.count == 2, "\(status): \(stati)")
+            }
+            #expect(stati.filter { $0["status"] as? String == "resumed" }.allSatisfy {
+                ($0["reason"] as? String)?.hasPrefix("taken over (delivery ") == true
+            }, "\(stati)")
         }
     }
 }
