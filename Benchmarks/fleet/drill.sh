@@ -127,13 +127,22 @@ for ((r = 0; r < REPLAYS; r++)); do
     replay_urls+=("$url")
 done
 
+# The comments API: each live's comments sent so far, read from the replays' logs.
+replay_logs=()
+for ((r = 0; r < REPLAYS; r++)); do replay_logs+=("$work/replay$r.log"); done
+"$python" "$here/api_peer.py" "$work/api.port" "$MESSAGES" "${replay_logs[@]}" 2>"$work/api.log" &
+pids+=("$!")
+for _ in $(seq 100); do [[ -s $work/api.port ]] && break; sleep 0.1; done
+[[ -s $work/api.port ]] || fail "the comments API did not start: $(tail -5 "$work/api.log")"
+api=http://127.0.0.1:$(cat "$work/api.port")
+
 # --- the workers ------------------------------------------------------------------------------------------------
 # Each may hold its share of a dead worker's lives too, and a margin.
 max_lives=$(((LIVES + WORKERS - 2) / (WORKERS - 1) + LIVES / 20 + 10))
 worker_pids=() metrics_urls=() base_rss=()
 for ((w = 0; w < WORKERS; w++)); do
     "$bcstream" worker --nats "$servers" --replicas 3 --max-lives "$max_lives" --claim-timeout "$CLAIM_TIMEOUT" \
-        --metrics-port 0 2>"$work/worker$w.log" &
+        --api-base "$api" --metrics-port 0 2>"$work/worker$w.log" &
     worker_pids+=("$!")
     pids+=("$!")
 done
@@ -164,7 +173,7 @@ for ((r = 0; r < REPLAYS; r++)); do
     for ((from = first; from <= last; from += 2000)); do
         to=$((from + 1999 < last ? from + 1999 : last))
         keys=()
-        for ((i = from; i <= to; i++)); do keys+=(--key "drill$r:$i"); done
+        for ((i = from; i <= to; i++)); do keys+=(--key "drill$r:$i" --live "drill$r-$i"); done
         "$bcstream" follow --nats "$servers" --replicas 3 "${replay_urls[$r]}" "${keys[@]}" >/dev/null \
             2>>"$work/follow.log" &
         followers+=("$!")
