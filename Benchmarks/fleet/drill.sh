@@ -8,15 +8,17 @@
 #     plays, from its first subscription, MESSAGES comments PACE seconds apart (comment ids 1…MESSAGES, so that a
 #     comment is told apart per live and sequence), then the stream's end (t=123). --broadcast keeps a live
 #     playing on its clock while nobody subscribes, as a real service does: what it sends meanwhile is lost;
+#   - a comments API (api_peer.py): each live's comments sent so far, read from the replays' logs;
 #   - WORKERS `bcstream worker` processes (--claim-timeout CLAIM_TIMEOUT, each allowed enough lives that the
-#     others can take a dead one's over);
-# queues every live with `bcstream follow`, waits until every live is followed, then, half-way through the
-# lives, SIGKILLs the worker holding the most lives and, a few seconds later, restarts the NATS node that leads
-# stream BCSTREAM. Once every live has ended it reads the streams back with a NATS client (drill_report.py,
-# nats-py) and prints, from the stream alone: lives followed to their end, messages stored against sent,
-# messages lost (those sent while no worker held the live, with the window's length), messages stored twice,
-# time from the kill to every orphaned live re-claimed; and each worker's CPU and resident memory per live
-# (from /proc). It exits 1 when a live is not followed to its end, a message is stored twice, a message is lost
+#     others can take a dead one's over, --api-base the comments API);
+# queues every live with `bcstream follow` (with its live id, so that a take-over refills the comments it missed
+# from the API), waits until every live is followed, then, half-way through the lives, SIGKILLs the worker
+# holding the most lives and, a few seconds later, restarts the NATS node that leads stream BCSTREAM. Once every
+# live has ended it reads the streams back with a NATS client (drill_report.py, nats-py) and prints, from the
+# stream alone: lives followed to their end, messages stored against sent, messages lost (those sent while no
+# worker held the live, with the window's length) and comments refilled, messages stored twice, time from the
+# kill to every orphaned live re-claimed (its `resumed` status); and each worker's CPU and resident memory per
+# live (from /proc). It exits 1 when a live is not followed to its end, a message is stored twice, a message is lost
 # outside a take-over window, or a re-claim takes longer than CLAIM_TIMEOUT + 10 s.
 #
 #   Benchmarks/fleet/drill.sh                                   # 20,000 lives, 4 workers, release build
