@@ -20,7 +20,8 @@ struct WorkerCommand: AsyncParsableCommand {
             A claimed live is kept with an in-progress ack while it is followed, and acked when it \
             ends (t=8, t=123) or fails for good; the reason, or `ended`, goes to stream \
             BCSTREAM_STATUS on bcstream.status.<channel>. A worker that dies (SIGKILL, a lost machine) \
-            loses its claims after --claim-timeout seconds and another worker takes them over. \
+            loses its claims after --claim-timeout seconds and another worker takes them over \
+            (status `resumed`). \
             SIGTERM or Ctrl-C hands every claim back at once (nak), publishes what waits (for at most \
             10 s; what NATS did not take is counted on stderr, exit 1), and exits. A worker that takes \
             over a live queued with its id (`follow --live`) fetches its recent comments from \
@@ -141,9 +142,9 @@ struct FollowCommand: AsyncParsableCommand {
         abstract: "Queue lives for `bcstream worker` on NATS JetStream.",
         usage: "bcstream follow --nats <nats> <url> --key <key> ... [<options>]",
         discussion: """
-            Publishes {"url":…,"key":…} for each --key to the work-queue stream BCSTREAM_FOLLOW \
-            (subject bcstream.follow; created if missing) and waits for JetStream's ack. One worker \
-            takes each live.
+            Publishes {"url":…,"key":…} (and "live":… with --live) for each --key to the work-queue \
+            stream BCSTREAM_FOLLOW (subject bcstream.follow; created if missing) and waits for \
+            JetStream's ack. One worker takes each live.
 
             Example:
               bcstream follow --nats nats://127.0.0.1:4222 wss://online.example.com/ \\
