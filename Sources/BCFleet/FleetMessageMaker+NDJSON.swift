@@ -17,6 +17,8 @@ extension FleetMessageMaker {
             default:
                 return nil
             }
+        } backlogLine: { comment, key in
+            (formatter.line(for: comment, key: key), MessageFormatter.backlogKind)
         }
     }
 }

@@ -31,6 +31,14 @@ public final class FleetWorker: Sendable {
         public var webSocket = WebSocketClientConfiguration()
         /// Copies of each stream the worker creates (3 on a three-node cluster survives a node).
         public var replicas = 1
+        /// Fetches a live's recent comments by its id on the API: a worker that takes over a live queued with its
+        /// id stores the comments it missed (`BacklogRefill`). nil: no refill.
+        public var backlog: (@Sendable (_ liveID: String) async -> Result<BacklogComments, LiveDirectoryError>)?
+        /// How recent a refilled comment must be (`BacklogRefill.defaultWindow`).
+        public var refillWindow = BacklogRefill.defaultWindow
+        /// How long after subscribing the backlog is fetched: the API lists a comment some time after the live sent
+        /// it, and one sent just before the subscription must be in the list.
+        public var refillDelay: Duration = .seconds(2)
 
         /// The defaults.
         public init() {}
@@ -155,6 +163,14 @@ public final class FleetWorker: Sendable {
         let redelivered = claim.deliveries > 1 ? " (taken over: delivery \(claim.deliveries))" : ""
         logger.info("following \(request.key) on \(request.url)\(redelivered)")
         metrics.livesFollowed.increment()
+        // A live taken over from a worker that died (or handed it back) is said so on its status subject when it is
+        // claimed: a consumer learns that what the service sent between the two claims may be missing.
+        async let resumed: Void = claim.deliveries > 1
+            ? storeStatus(FollowStatus(status: "resumed", key: request.key, url: request.url,
+                                       reason: "taken over (delivery \(claim.deliveries))", worker: identity,
+                                       at: Date().formatted(.iso8601)),
+                          key: request.key.text, follow: number, logger: logger)
+            : ()
         let interval = settings.claimTimeout / 3
         let heartbeat = Task { [claim] in
             while !Task.isCancelled {
@@ -175,7 +191,16 @@ public final class FleetWorker: Sendable {
         let listener = ChannelListener(configuration: configuration, webSocket: settings.webSocket, loop: loop)
         var outcome: (status: String, reason: String?)?
         var frame = 0
+        // A take-over of a live whose id is known refills its gap from the API once subscribed (a comment sent
+        // after the fetch then comes live; one that comes both ways is stored once).
+        var refillSource = claim.deliveries > 1 ? request.live.flatMap { live in settings.backlog.map { (live, $0) } } : nil
+        var refill: Task<Void, Never>?
+        defer { refill?.cancel() }
         for await event in listener {
+            if case .subscribed = event, let (live, fetch) = refillSource {
+                refillSource = nil
+                refill = Task { [logger] in await self.refill(request.key.text, live: live, fetch: fetch, logger: logger) }
+            }
             if let message = maker.message(for: event, key: request.key.text, follow: number, frame: frame) {
                 frame += 1
                 await publisher.append(message)
@@ -196,6 +221,8 @@ public final class FleetWorker: Sendable {
             logger.info("handed back \(request.key)")
             return
         }
+        await resumed
+        await refill?.value
         // Acked only once its last message is in JetStream: a worker dying before that loses the claim, not them.
         await publisher.buffer.waitUntilRemoved(through: publisher.buffer.admittedCount)
         let status = FollowStatus(status: outcome.status, key: request.key, url: request.url, reason: outcome.reason,
@@ -209,10 +236,31 @@ public final class FleetWorker: Sendable {
         }
     }
 
+    /// Publishes the recent comments of live `live` (channel `key`) that a take-over may have missed.
+    private func refill(_ key: String, live: String,
+                        fetch: @Sendable (String) async -> Result<BacklogComments, LiveDirectoryError>,
+                        logger: Logger) async {
+        guard (try? await Task.sleep(for: settings.refillDelay)) != nil else { return }
+        let backlog: BacklogComments
+        switch await fetch(live) {
+        case .success(let fetched):
+            backlog = fetched
+        case .failure(let error):
+            logger.warning("\(key): taken over, but its recent comments could not be fetched to fill the gap: \(error)")
+            return
+        }
+        let now = Date()
+        let comments = BacklogRefill.comments(backlog.comments, now: now, window: settings.refillWindow)
+        for comment in comments {
+            if let message = maker.message(for: comment, key: key, at: now) { await publisher.append(message) }
+        }
+        logger.info("\(key): taken over; \(comments.count) recent comment\(comments.count == 1 ? "" : "s") of the last \(settings.refillWindow.components.seconds) s published to fill the gap (those stored already are dropped as duplicates)")
+    }
+
     /// Stores a live's status, tried three times: a loaded JetStream can let one publish pass its timeout, and a
     /// status dropped then was lost for good. The message id makes a try whose ack was lost count once.
     private func storeStatus(_ status: FollowStatus, key: String, follow: Int, logger: Logger) async {
-        let id = "status:\(identity):\(follow)"
+        let id = "status:\(identity):\(follow):\(status.status)"
         for attempt in 1...3 {
             do {
                 _ = try await connection.publish(status.json, to: FleetSubjects.status(key: key), messageID: id,

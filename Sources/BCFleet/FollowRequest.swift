@@ -2,17 +2,21 @@ import BCListener
 import BCMessages
 import Foundation
 
-/// A live for the fleet to follow, as queued on `bcstream.follow`: `{"url":"ws(s)://…","key":"…"}`.
+/// A live for the fleet to follow, as queued on `bcstream.follow`: `{"url":"ws(s)://…","key":"…","live"?:"…"}`.
 public struct FollowRequest: Codable, Sendable, Hashable {
     /// The bcsvr endpoint, ws:// or wss://.
     public var url: String
     /// Checked when the request is read (`ChannelKey`): a key from the queue never reaches a `SUB` line unchecked.
     public var key: ChannelKey
+    /// The live's id on the API, if known: a worker that takes the live over fetches its recent comments with it
+    /// and stores those it missed. At most 64 of `A-Z a-z 0-9 _ -` (it goes into a URL).
+    public var live: String?
 
-    /// A request to follow channel `key` on `url` (check ``problem`` before queueing it).
-    public init(url: String, key: ChannelKey) {
+    /// A request to follow channel `key` on `url`, live `live` on the API (check ``problem`` before queueing it).
+    public init(url: String, key: ChannelKey, live: String? = nil) {
         self.url = url
         self.key = key
+        self.live = live
     }
 
     /// At most this many bytes are read from a queued request (they come from anyone who can publish).
@@ -21,7 +25,7 @@ public struct FollowRequest: Codable, Sendable, Hashable {
     /// The request in `data`, received on `subject`, or why it cannot be followed (it is then terminated, never
     /// retried). The problem's text is safe for a terminal.
     static func parse(_ data: [UInt8], subject: String) -> Result<FollowRequest, FollowRequestProblem> {
-        struct Wire: Decodable { var url: String; var key: String }
+        struct Wire: Decodable { var url: String; var key: String; var live: String? }
         guard data.count <= maxBytes else { return .failure(.init("a request of \(data.count) bytes (at most \(maxBytes))")) }
         guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(data)) else {
             return .failure(.init(TerminalText.escaped(
@@ -33,7 +37,7 @@ public struct FollowRequest: Codable, Sendable, Hashable {
         } catch {
             return .failure(.init(error.description, badKey: true))
         }
-        let request = FollowRequest(url: wire.url, key: key)
+        let request = FollowRequest(url: wire.url, key: key, live: wire.live)
         if let problem = request.problem { return .failure(.init(TerminalText.escaped(problem))) }
         return .success(request)
     }
@@ -43,7 +47,21 @@ public struct FollowRequest: Codable, Sendable, Hashable {
         guard let parsed = URL(string: url), ["ws", "wss"].contains(parsed.scheme ?? ""), parsed.host != nil else {
             return "\(TerminalText.excerpt(url)) is not a ws:// or wss:// URL"
         }
+        if let live, !Self.isPlainID(live) {
+            return "\(TerminalText.excerpt(live)) is not a live id (at most 64 of A-Z a-z 0-9 _ -)"
+        }
         return nil
+    }
+
+    /// An id as the API shows them (a live's, a comment's): nothing that could change the URL or header it goes into.
+    static func isPlainID(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy {
+            switch $0 {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+            default: false
+            }
+        }
     }
 
     /// The request as queued: sorted keys, slashes unescaped.

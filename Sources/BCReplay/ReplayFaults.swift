@@ -17,15 +17,21 @@ public struct ReplayFaults: Hashable, Sendable {
     public var oversizedBytes: Int?
     /// Split every message into this many WebSocket frames (1: unfragmented).
     public var fragments: Int
+    /// Play each channel on, from its first subscription, while nobody is subscribed, as a live service does:
+    /// what is sent meanwhile is lost, and a client that subscribes again hears the channel from where it is now
+    /// (false: the playback waits for a subscriber and nothing is lost). A fleet drill needs it to lose what a
+    /// real live would while no worker holds it.
+    public var broadcast: Bool
 
     /// No fault at all unless told otherwise; a drop closes with 1001 and messages go unfragmented.
     public init(dropAfter: Int? = nil, dropCode: UInt16 = 1001, stallAfter: Int? = nil, oversizedBytes: Int? = nil,
-                fragments: Int = 1) {
+                fragments: Int = 1, broadcast: Bool = false) {
         self.dropAfter = dropAfter
         self.dropCode = dropCode
         self.stallAfter = stallAfter
         self.oversizedBytes = oversizedBytes
         self.fragments = fragments
+        self.broadcast = broadcast
     }
 
     /// The oversized message: a valid t=1 comment whose text fills it up to `bytes`.

@@ -217,6 +217,7 @@ public actor ReplayServer {
             if Task.isCancelled { return }
             while true {
                 if !hasSubscribers(key) {
+                    if faults.broadcast { break }  // sent to nobody: lost, as on a live service
                     await waitForSubscriber(toChannel: key)
                 } else if await roomForNext(on: key) {
                     break

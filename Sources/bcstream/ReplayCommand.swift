@@ -16,7 +16,8 @@ struct ReplayCommand: AsyncParsableCommand {
             --tls-cert and --tls-key) as the first line of stdout. A client that sends SUB<TAB><any key> receives MSG<TAB><key><TAB><json> lines, \
             byte for byte as stored; PING gets ACK. Each key plays the sources from its first \
             subscription; a client that drops and subscribes again resumes after the last message \
-            queued for it (what was still queued when it dropped is not sent again).
+            queued for it (what was still queued when it dropped is not sent again); with --broadcast \
+            the key plays on meanwhile, as a live does, and what nobody heard is lost.
 
             SOURCE is a fixture file, a folder of fixtures, a recording made by \
             `bcstream listen --record` (.ndjson), or a fixture name, a t (35) or a \
@@ -93,6 +94,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Fault: split every message into this many WebSocket fragments.")
     var fragments = 1
 
+    @Flag(help: "Play each key on while nobody subscribes to it, as a live does: a client that comes back has missed what was sent meanwhile.")
+    var broadcast = false
+
     @Option(help: ArgumentHelp(
         "Channels (distinct keys) kept at once; a SUB that would open one more gets ERR and a close.",
         discussion: "A guard against a flood of keys, each of which costs the server a playback and its memory: "
@@ -130,7 +134,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let options = ReplaySchedule.Options(interval: .milliseconds(Int64(interval * 1000)),
                                              speed: ReplaySpeed(speed) ?? .recorded, loop: loop)
         let faults = ReplayFaults(dropAfter: dropAfter, dropCode: closeCode, stallAfter: stallAfter,
-                                  oversizedBytes: oversized, fragments: fragments)
+                                  oversizedBytes: oversized, fragments: fragments, broadcast: broadcast)
         // A subscriber is an open file: as many as the hard limit allows (the soft one is often 1,024).
         DescriptorLimit.raise(toward: Int.max)
         var limits = ReplayLimits()

@@ -21,9 +21,13 @@ struct WorkerCommand: AsyncParsableCommand {
             A claimed live is kept with an in-progress ack while it is followed, and acked when it \
             ends (t=8, t=123) or fails for good; the reason, or `ended`, goes to stream \
             BCSTREAM_STATUS on bcstream.status.<channel>. A worker that dies (SIGKILL, a lost machine) \
-            loses its claims after --claim-timeout seconds and another worker takes them over. \
+            loses its claims after --claim-timeout seconds and another worker takes them over \
+            (status `resumed`). \
             SIGTERM or Ctrl-C hands every claim back at once (nak), publishes what waits (for at most \
-            10 s; what NATS did not take is counted on stderr, exit 1), and exits.
+            10 s; what NATS did not take is counted on stderr, exit 1), and exits. A worker that takes \
+            over a live queued with its id (`follow --live`) fetches its recent comments from \
+            --api-base and stores those of the last 100 s it may have missed, marked backlog; a \
+            comment is stored once however it came (its Nats-Msg-Id is its comment id).
 
             Deployment: run N workers on any machines against one NATS cluster (nats-server -js with \
             clustering; pass every server, comma-separated, to --nats, and --replicas 3 so the \
@@ -66,10 +70,20 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Address the metrics are served on.")
     var metricsHost = "127.0.0.1"
 
+    @Option(help: "The API a taken-over live's recent comments are fetched from.")
+    var apiBase = LiveDirectory.defaultAPIBase.absoluteString
+
+    @Option(help: "Seconds an API request may take.")
+    var apiTimeout: Double = 10
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         try NATSServers.validate(buffer: publishBuffer)
+        guard let api = URL(string: apiBase), ["http", "https"].contains(api.scheme ?? ""), api.host != nil else {
+            throw ValidationError("--api-base must be an http:// or https:// URL, not \(TerminalText.excerpt(apiBase)).")
+        }
+        if apiTimeout <= 0 { throw ValidationError("--api-timeout must be more than 0 seconds.") }
         if maxLives < 1 { throw ValidationError("--max-lives must be at least 1.") }
         if claimTimeout < 1 { throw ValidationError("--claim-timeout must be at least 1 second.") }
         if let metricsPort, !(0...65535).contains(metricsPort) {
@@ -104,6 +118,15 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.connectTimeout = keepalive.connect
         settings.webSocket.tls = tls.configuration
         settings.replicas = replicas
+        let directory = LiveDirectory(apiBase: URL(string: apiBase) ?? LiveDirectory.defaultAPIBase,
+                                      tls: tls.configuration, timeout: .milliseconds(Int64(apiTimeout * 1000)))
+        settings.backlog = { liveID in
+            do throws(LiveDirectoryError) {
+                return .success(try await directory.backlog(liveID: liveID))
+            } catch {
+                return .failure(error)
+            }
+        }
         let worker = FleetWorker(settings: settings, publisher: publisher, loop: loop, maker: FleetMessageMaker(),
                                  logger: logger)
         _ = try? await cancellingOnInterrupt { await worker.run() }
@@ -120,9 +143,9 @@ struct FollowCommand: AsyncParsableCommand {
         abstract: "Queue lives for `bcstream worker` on NATS JetStream.",
         usage: "bcstream follow --nats <nats> <url> --key <key> ... [<options>]",
         discussion: """
-            Publishes {"url":…,"key":…} for each --key to the work-queue stream BCSTREAM_FOLLOW \
-            (subject bcstream.follow; created if missing) and waits for JetStream's ack. One worker \
-            takes each live.
+            Publishes {"url":…,"key":…} (and "live":… with --live) for each --key to the work-queue \
+            stream BCSTREAM_FOLLOW (subject bcstream.follow; created if missing) and waits for \
+            JetStream's ack. One worker takes each live.
 
             Example:
               bcstream follow --nats nats://127.0.0.1:4222 wss://online.example.com/ \\
@@ -138,14 +161,22 @@ struct FollowCommand: AsyncParsableCommand {
     @Option(name: .customLong("key"), help: "A channel key to follow. Repeat for several lives.")
     var keys: [String] = []
 
+    @Option(name: .customLong("live"), help: ArgumentHelp(
+        "The live's id on the API, one for each --key, in the same order.",
+        discussion: "A worker that takes the live over from one that died fetches its recent comments with it and stores those it missed."))
+    var lives: [String] = []
+
     @Option(help: "Copies of the queue's stream if it is created here (3 on a three-node cluster).")
     var replicas = 1
 
     func validate() throws {
         if keys.isEmpty { throw ValidationError("Pass at least one --key.") }
+        if !lives.isEmpty, lives.count != keys.count {
+            throw ValidationError("Pass one --live for each --key (\(keys.count) keys, \(lives.count) lives), or none.")
+        }
         if !(1...5).contains(replicas) { throw ValidationError("--replicas must be between 1 and 5.") }
-        for key in try channelKeys() {
-            if let problem = FollowRequest(url: url, key: key).problem { throw ValidationError(TerminalText.escaped(problem)) }
+        for request in try requests() {
+            if let problem = request.problem { throw ValidationError(TerminalText.escaped(problem)) }
         }
     }
 
@@ -158,14 +189,19 @@ struct FollowCommand: AsyncParsableCommand {
         }
     }
 
+    /// The requests to queue, a key with its live id where given.
+    private func requests() throws(ValidationError) -> [FollowRequest] {
+        let keys = try channelKeys()
+        return keys.indices.map { FollowRequest(url: url, key: keys[$0], live: lives.isEmpty ? nil : lives[$0]) }
+    }
+
     func run() async throws {
         let connection = try await NATSServers.connect(servers.nats)
         do {
             try await connection.ensureStream(FleetSubjects.replicated(FleetSubjects.follow, replicas))
-            for key in try channelKeys() {
-                let ack = try await connection.publish(FollowRequest(url: url, key: key).json,
-                                                       to: FleetSubjects.followSubject)
-                writeLine("queued \(key) (\(ack.stream) #\(ack.sequence))")
+            for request in try requests() {
+                let ack = try await connection.publish(request.json, to: FleetSubjects.followSubject)
+                writeLine("queued \(request.key) (\(ack.stream) #\(ack.sequence))")
             }
         } catch {
             await connection.close()

@@ -44,4 +44,33 @@ import Testing
             #expect(object["receivedAt"] is String)
         }
     }
+
+    /// A comment is stored under its comment id, live or refilled from the backlog, so JetStream stores it once.
+    @Test func aCommentLiveOrFromTheBacklogIsPublishedUnderItsCommentID() throws {
+        let raw = #"{"t":1,"u":"100000002","ac":"Taro","cm":"hi","lci":"1331546385"}"#
+        let response = try BCMessageDecoder().decode(raw)
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        let maker = FleetMessageMaker(run: "run")
+        let live = try #require(maker.message(for: .message(response, raw: raw, key: "k:1", receivedAt: at),
+                                              key: "k:1", follow: 3, frame: 7))
+        #expect(live.id == "comment-k:1-1331546385")
+
+        let comment = BacklogComment(id: "1331546385", userID: "100000002", userName: "Taro", text: "hi",
+                                     createdAt: 1_700_000_000)
+        let refilled = try #require(maker.message(for: comment, key: "k:1", at: at))
+        #expect(refilled.id == live.id)
+        #expect(refilled.subject == "bcstream.msg.k_1.backlogComment")
+        #expect(String(decoding: refilled.payload, as: UTF8.self)
+            == MessageFormatter(format: .ndjson).line(for: comment, key: "k:1").dropLast()
+            + #","receivedAt":"2023-11-14T22:13:20.000Z"}"#)
+        let object = try object(refilled.payload)
+        #expect(object["backlog"] as? Bool == true)
+
+        // An id that cannot be a header's keeps the frame's.
+        let odd = #"{"t":1,"u":"1","ac":"a","cm":"x","lci":"1 2"}"#
+        let oddMessage = try #require(maker.message(for: .message(try BCMessageDecoder().decode(odd), raw: odd,
+                                                                  key: "k:1", receivedAt: at),
+                                                    key: "k:1", follow: 3, frame: 8))
+        #expect(oddMessage.id == "run-3-8")
+    }
 }

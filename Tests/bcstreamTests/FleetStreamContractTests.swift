@@ -38,7 +38,10 @@ import Testing
             let stored = consumer.transcript.filter { $0.first?.isNumber == true }
             try #require(stored.count == Int(counts[1]) && stored.count > 100, "\(done)")
             let ids = stored.map { $0.split(separator: " ").last.map(String.init) ?? "" }
-            #expect(ids.allSatisfy { $0.hasPrefix(String(ids[0].prefix(36))) && $0 != "None" }, "one run's IDs")
+            // A comment's ID is its comment's; every other message's starts with the worker's run.
+            let (comments, frames) = (ids.filter { $0.hasPrefix("comment-\(key)-") }, ids.filter { !$0.hasPrefix("comment-") })
+            #expect(!comments.isEmpty && comments.count + frames.count == ids.count, "\(ids.prefix(5))")
+            #expect(frames.allSatisfy { $0.hasPrefix(String(frames[0].prefix(36))) && $0 != "None" }, "one run's IDs")
             #expect(Set(ids).count == ids.count, "each Nats-Msg-Id once")
         }
     }
