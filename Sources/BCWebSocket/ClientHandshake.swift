@@ -99,7 +99,8 @@ struct ClientHandshake {
         return nil
     }
 
-    private static func endOfHead(_ bytes: [UInt8], from start: Int) -> Int? {
+    /// Where the head's blank line (CR LF CR LF) begins in `bytes`, searching from `start`.
+    static func endOfHead(_ bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + 3 < bytes.count {
             if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {

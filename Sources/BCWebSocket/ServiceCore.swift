@@ -29,15 +29,16 @@ final class ServiceCore: @unchecked Sendable {
     // MARK: Service-thread state
 
     private var context: OpaquePointer?
-    private var sessions: [UInt64: ServiceSession] = [:]
-    /// Server: connections accepted and not yet upgraded, so that one dropped before its upgrade is reported.
-    /// An entry lives from lws' NEW_CLIENT_INSTANTIATED to ESTABLISHED or WSI_DESTROY, so the table holds at
-    /// most the sockets lws has open.
-    private var pendingUpgrades: [OpaquePointer: PendingUpgrade] = [:]
+    var sessions: [UInt64: ServiceSession] = [:]
     var stopping = false
     var destroying = false
-    /// Scratch for `write(_:to:)`: the frame with its LWS_PRE header room, reused by every write of this loop.
+    /// Scratch for `writeWithRoom`: frames with their LWS_PRE header room, reused by every write of this loop.
     var writeBuffer: [UInt8] = []
+    /// A server's deflated frame, and the frames of a write being framed (`writeServerFrames`), reused likewise.
+    var deflateOutput: [UInt8] = []
+    var deflateStaging: [UInt8] = []
+    /// A `wss://` server's certificate and key (ServiceCore+ServerLink.swift).
+    var serverTLSContext: ServerTLSContext?
     private var stopDeadlinePassed = false
     private var stopTimer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// Fires every `oversizeSweepInterval` on the service thread; see `refuseAnnouncedOversize()`.
@@ -46,9 +47,8 @@ final class ServiceCore: @unchecked Sendable {
     private var retiredTimers: [UnsafeMutablePointer<bc_lws_timer_t>] = []
     /// The client's one vhost: every client connection is a raw socket on it (its TLS is ours, ClientTLS.swift).
     private var clientVhost: OpaquePointer?
-    /// C memory that must outlive the context: protocol and extension tables and their strings.
+    /// C memory that must outlive the context: the protocol table and the strings of it and of the context.
     private var protocols: UnsafeMutablePointer<lws_protocols>?
-    private var extensions: UnsafeMutablePointer<lws_extension>?
     private var permanentStrings: [UnsafeMutablePointer<CChar>] = []
     /// Where `MessageInflater` writes, for every client connection of this loop (one thread), made at first use.
     private var inflateScratchStorage: UnsafeMutableRawBufferPointer?
@@ -60,11 +60,6 @@ final class ServiceCore: @unchecked Sendable {
     /// Messages handed over since the last service pass (see `readCoalescing`).
     private var deliveredThisPass = 0
 
-    private struct PendingUpgrade {
-        var peer: String
-        var since: ContinuousClock.Instant
-    }
-
     static let protocolName = "bcstream"
     /// A busy client loop (`DeliveryRate`) that has just delivered messages waits this long (µs) before it polls
     /// again, so that what arrives meanwhile is read with one wake-up and handed over in one batch. Reading a frame
@@ -72,8 +67,8 @@ final class ServiceCore: @unchecked Sendable {
     /// polled and handed over once a TCP segment, one message each: two thread wake-ups a message, more CPU than
     /// the reading itself. Below the busy rate nothing waits, so a light stream keeps its latency.
     static let readCoalescing: UInt32 = 300
-    /// What a client loop reads from a socket at once (lws' per-thread buffer; 4 KiB by default).
-    static let clientReadSize: UInt32 = 64 * 1024
+    /// What a loop reads from a socket at once (lws' per-thread buffer; 4 KiB by default).
+    static let readSize: UInt32 = 64 * 1024
     /// How long an urgent close may wait for its close frame to get out before the TCP connection is dropped.
     static let urgentCloseDeadline = Duration.seconds(2)
     /// How often open connections are checked for a frame announced larger than the cap.
@@ -174,13 +169,14 @@ final class ServiceCore: @unchecked Sendable {
 
     private func run() {
         lws_set_log_level(Self.logLevel, nil)
+        if let problem = prepareServerTLS() {
+            finishMailbox(start: .failed(problem))
+            return
+        }
         guard let context = createContext() else {
             freeTables()
             let message: String
-            if case .server(let configuration, _, _) = role, let tls = configuration.tls,
-               let problem = Self.unusableTLSFiles(tls) {
-                message = problem
-            } else if case .server(let configuration, _, _) = role {
+            if case .server(let configuration, _, _) = role {
                 message = "could not listen on \(configuration.host):\(configuration.port): "
                     + ListenFailureDiagnosis.reason(host: configuration.host, port: configuration.port)
             } else {
@@ -262,20 +258,6 @@ final class ServiceCore: @unchecked Sendable {
         for waiter in finishWaiters { waiter.resume() }
     }
 
-    /// Why lws could not use a server's TLS files, told before the guess about the port; nil when both read as
-    /// PEM (then the pair may still not match, which lws reports as a failed context).
-    private static func unusableTLSFiles(_ tls: WebSocketServerConfiguration.TLS) -> String? {
-        for (what, path) in [("certificate", tls.certificateFile), ("private key", tls.privateKeyFile)] {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return "cannot read the TLS \(what) \(path): check the path and its permissions"
-            }
-            guard String(decoding: data, as: UTF8.self).contains("-----BEGIN ") else {
-                return "the TLS \(what) \(path) is not a PEM file (it has no -----BEGIN line)"
-            }
-        }
-        return nil
-    }
-
     /// lws logs to stderr. Silent by default: every failure it would log reaches the caller as a
     /// typed event. `BC_LWS_LOG=<lws log bitmask>` (1 errors, 3 +warnings, 7 +notices) turns it on.
     static var logLevel: Int32 {
@@ -285,7 +267,7 @@ final class ServiceCore: @unchecked Sendable {
         return 0
     }
 
-    private func permanentString(_ text: String) -> UnsafeMutablePointer<CChar>? {
+    func permanentString(_ text: String) -> UnsafeMutablePointer<CChar>? {
         guard let copy = strdup(text) else { return nil }
         permanentStrings.append(copy)
         return copy
@@ -298,17 +280,11 @@ final class ServiceCore: @unchecked Sendable {
         protocols[0].callback = bcServiceCallback
         if case .server = role {
             // lws 4.1.6 sends at most this much per send(2) (lws_issue_raw), buffering the rest for later poll rounds;
-            // by default its rx buffer size, 4 KiB. A server's burst of frames (`writeFrames`) goes in one send.
-            protocols[0].tx_packet_size = Self.coalescedWriteLimit + 64
+            // by default its rx buffer size. A server's burst of frames (`writeServerFrames`) goes in one send, TLS
+            // records and all.
+            protocols[0].tx_packet_size = 2 * Self.coalescedWriteLimit
         }
         self.protocols = protocols
-
-        let extensions = UnsafeMutablePointer<lws_extension>.allocate(capacity: 2)
-        extensions.initialize(repeating: lws_extension(), count: 2)
-        extensions[0].name = UnsafePointer(permanentString("permessage-deflate"))
-        extensions[0].callback = lws_extension_callback_pm_deflate
-        extensions[0].client_offer = UnsafePointer(permanentString("permessage-deflate; client_max_window_bits"))
-        self.extensions = extensions
 
         var info = lws_context_creation_info()
         info.protocols = UnsafePointer(protocols)
@@ -323,36 +299,13 @@ final class ServiceCore: @unchecked Sendable {
             // No lws TLS: a client's TLS is ours (ClientTLS.swift), so lws sets up no OpenSSL context and loads no
             // CA store (tens of milliseconds of CPU); a `wss://` link's trust is loaded at its first connect.
             info.options = 0
-            info.pt_serv_buf_size = Self.clientReadSize
+            info.pt_serv_buf_size = Self.readSize
             // lws' own handshake timeouts are per context (default 20 s); each connection has its
             // own `connectTimeout` timer, so keep lws' out of its way.
             info.timeout_secs = Self.lwsHandshakeTimeoutSeconds
             info.connect_timeout_secs = Self.lwsHandshakeTimeoutSeconds
         case .server(let configuration, _, _):
-            info.port = Int32(configuration.port)
-            info.iface = UnsafePointer(permanentString(configuration.host))
-            if configuration.permessageDeflate { info.extensions = UnsafePointer(extensions) }
-            let seconds = configuration.handshakeTimeout.components.seconds
-            // lws gives an accepted connection `timeout_secs` to start its request, then
-            // `timeout_secs_ah_idle` (default 10 s) once a header table holds what it sent so far.
-            info.timeout_secs = UInt32(clamping: max(1, seconds))
-            info.timeout_secs_ah_idle = UInt32(clamping: max(1, seconds))
-            // lws checks a client's text (and close reasons) byte by byte as it parses, and closes with 1007 at the
-            // first bad byte (RFC 6455 8.1: fail fast), where our own check sees a frame only once lws hands it over.
-            info.options |= bc_lws_option_validate_utf8()
-            if AddressResolver.isIPv4(configuration.host) {
-                info.options |= bc_lws_option_disable_ipv6()
-            }
-            if configuration.tls == nil {
-                // No TLS at all: lws then sets up no OpenSSL context, nor loads the system's CA store for clients
-                // this server never makes (tens of milliseconds of CPU at start-up).
-                info.options &= ~bc_lws_option_ssl_global_init()
-            }
-            if let tls = configuration.tls {
-                // lws (built with OpenSSL) loads both at context creation and serves TLS on every connection.
-                info.ssl_cert_filepath = UnsafePointer(permanentString(tls.certificateFile))
-                info.ssl_private_key_filepath = UnsafePointer(permanentString(tls.privateKeyFile))
-            }
+            configureListening(&info, configuration)
         }
         guard let context = ContextCreation.create(&info) else { return nil }
         if case .client = role { clientVhost = lws_get_vhost_by_name(context, "bc-0") }
@@ -362,8 +315,6 @@ final class ServiceCore: @unchecked Sendable {
     private func freeTables() {
         protocols?.deallocate()
         protocols = nil
-        extensions?.deallocate()
-        extensions = nil
         for text in permanentStrings { free(text) }
         permanentStrings = []
         clientVhost = nil
@@ -542,19 +493,13 @@ final class ServiceCore: @unchecked Sendable {
     private func refuseAnnouncedOversize() {
         for session in sessions.values where session.isOpen && !session.finished && !session.closeUrgently
             && session.localClose == nil && !session.assembler.isDiscarding {
-            guard let wsi = session.wsi else { continue }
-            let announced: Int
-            if let link = session.link {
-                guard let reader = link.reader, reader.isInsideMessage else { continue }
-                announced = reader.remainingInFrame
-            } else {
-                announced = Int(clamping: lws_remaining_packet_payload(wsi))
-            }
+            guard let reader = session.link?.reader, reader.isInsideMessage else { continue }
+            let announced = reader.remainingInFrame
             let limit = session.assembler.limit
             guard announced > limit / 64 + 1024, session.assembler.heldBytes + announced > limit + limit / 64 + 1024
             else { continue }
             let (held, prefix) = session.assembler.refuseAhead()
-            let binary = session.link.map { $0.reader?.messageIsBinary ?? false } ?? (lws_frame_is_binary(wsi) != 0)
+            let binary = reader.messageIsBinary
             let refused = RefusedMessage(reason: .tooBig(limit: limit), binary: binary,
                                          size: held + announced, prefix: prefix)
             deliver(session, refused: refused)
@@ -577,6 +522,17 @@ final class ServiceCore: @unchecked Sendable {
             return
         }
         guard let session = sessions[sessionID], !session.finished else { return }
+        if session.client == nil, !session.isOpen {
+            upgradeTimedOut(session)
+            return
+        }
+        if session.isOpen, session.closeUrgently, session.closeRequest == nil, let fault = session.localClose {
+            // A server's grace for replies after a fault is over (`faultReplyGrace`): the close is decided now.
+            decideClose(session, code: fault.code, text: fault.text, cause: fault.cause, discardingQueued: false)
+            retireTimer(of: session)
+            startTimer(session, after: Self.urgentCloseDeadline)
+            return
+        }
         if session.isOpen, session.closeUrgently || session.link?.machine.closeWritten == true {
             // The close frame could not get out (a peer that does not read: lws holds WRITEABLE back while a
             // partial write waits): drop the TCP connection.
@@ -691,7 +647,7 @@ final class ServiceCore: @unchecked Sendable {
             if !destroying { drainCommands() }
             return 0
 
-        // Client: a raw socket, its WebSocket ours (ServiceCore+ClientLink.swift)
+        // Both roles: a raw socket, its WebSocket ours (ServiceCore+ClientLink.swift, ServiceCore+ServerLink.swift)
         case LWS_CALLBACK_RAW_CONNECTED:
             guard let session = session(of: wsi), session.client != nil else { return 0 }
             return rawConnected(session, wsi: wsi)
@@ -702,95 +658,19 @@ final class ServiceCore: @unchecked Sendable {
             guard let session = session(of: wsi) else { return 0 }
             return rawWritable(session, wsi: wsi)
         case LWS_CALLBACK_RAW_CLOSE:
-            if let session = session(of: wsi) { rawClosed(session) }
+            if let session = session(of: wsi) {
+                if session.client == nil { serverClosed(session) } else { rawClosed(session) }
+            }
             return 0
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             if let session = session(of: wsi) { connectionError(session, wsi: wsi, input: input, length: length) }
             return 0
 
-        // Server
-        case LWS_CALLBACK_RECEIVE:
-            guard let session = session(of: wsi) else { return 0 }
-            return received(session, wsi: wsi, input: input, length: length)
-        case LWS_CALLBACK_SERVER_WRITEABLE:
-            guard let session = session(of: wsi) else { return 0 }
-            return writable(session, wsi: wsi)
-        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            if let session = session(of: wsi) {
-                // lws checked the frame; a payload under 2 bytes has no code (1005).
-                let payload = length >= 2 ? Array(UnsafeRawBufferPointer(start: input, count: length)) : []
-                let close = Self.parseClose(payload)
-                session.peerClose = (close.code, close.text)
-            }
-            return 0
-        case LWS_CALLBACK_CLOSED:
-            if let session = session(of: wsi) {
-                reportLwsRefusal(session, wsi: wsi)
-                closed(session)
-            }
-            return 0
-        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
-            if case .server = role, !stopping {
-                pendingUpgrades[wsi] = PendingUpgrade(peer: Self.peerAddress(of: wsi), since: .now)
-            }
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
-        case LWS_CALLBACK_WSI_DESTROY:
-            if let pending = pendingUpgrades.removeValue(forKey: wsi), !stopping,
-               case .server(_, let events, _) = role {
-                events.yield(.abandoned(peer: pending.peer, after: .now - pending.since))
-            }
-            return lws_callback_http_dummy(wsi, reason, user, input, length)
-        case LWS_CALLBACK_ESTABLISHED:
-            pendingUpgrades[wsi] = nil
-            guard case .server(let configuration, let events, _) = role, !stopping else { return -1 }
-            let session = ServiceSession(id: makeID(), client: nil, stage: .open,
-                                         maxMessageSize: configuration.maxMessageSize)
-            session.wsi = wsi
-            // The request's headers are still at hand: a client that offered no extension has none active.
-            session.writesFramesItself = !configuration.permessageDeflate
-                || lws_hdr_total_length(wsi, WSI_TOKEN_EXTENSIONS) == 0
-            sessions[session.id] = session
-            lws_set_opaque_user_data(wsi, UnsafeMutableRawPointer(bitPattern: UInt(session.id)))
-            events.yield(.connected(ClientID(rawValue: session.id)))
-            return 0
+        case LWS_CALLBACK_RAW_ADOPT:
+            return rawAdopted(wsi: wsi)
 
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, length)
-        }
-    }
-
-    /// "address:port" of a server connection's peer (IPv6 in brackets), or "an unknown peer".
-    private static func peerAddress(of wsi: OpaquePointer) -> String {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let fd = lws_get_socket_fd(wsi)
-        let found = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) == 0 }
-        }
-        guard found else { return "an unknown peer" }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        func numeric(_ text: [CChar]) -> String {
-            String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
-                    var ip = address.pointee.sin_addr
-                    inet_ntop(AF_INET, &ip, &text, socklen_t(text.count))
-                    return "\(numeric(text)):\(UInt16(bigEndian: address.pointee.sin_port))"
-                }
-            }
-        case AF_INET6:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    var ip = address.pointee.sin6_addr
-                    inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count))
-                    return "[\(numeric(text))]:\(UInt16(bigEndian: address.pointee.sin6_port))"
-                }
-            }
-        default:
-            return "an unknown peer"
         }
     }
 
@@ -830,20 +710,6 @@ final class ServiceCore: @unchecked Sendable {
             return
         }
         finish(session, failed: failure)
-    }
-
-    /// Never returns non-zero: lws 4.1.6 does not reset its rx buffer when a RECEIVE callback asks to close
-    /// in the middle of a frame (client-parser-ws.c returns before `rx_ubuf_head = 0`, and the
-    /// permessage-deflate drain path goes on parsing after a positive return), so the next bytes are written
-    /// past the buffer. A message that breaks a rule stops reading at once and is closed from WRITEABLE,
-    /// outside the parser; whatever lws still hands over until then is dropped.
-    private func received(_ session: ServiceSession, wsi: OpaquePointer,
-                          input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
-        guard !session.finished, session.localClose == nil, session.isOpen else { return 0 }
-        let chunk = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
-        take(session, chunk, final: lws_is_final_fragment(wsi) != 0, binary: lws_frame_is_binary(wsi) != 0,
-             wsi: wsi) { Int(clamping: lws_remaining_packet_payload(wsi)) }
-        return 0
     }
 
     /// A chunk of a message's payload, as lws or our own reader hands it over; `final` when it ends the message.
@@ -936,112 +802,8 @@ final class ServiceCore: @unchecked Sendable {
         }
     }
 
-    private func writable(_ session: ServiceSession, wsi: OpaquePointer) -> Int32 {
-        guard !session.finished, !session.stalled, !destroying else { return 0 }
-        if session.hasOutgoing {
-            let (result, bytes): (Int32, Int)
-            if session.writesFramesItself {
-                (result, bytes) = session.dequeueFrames(upTo: Self.coalescedWriteLimit) { writeFrames($0, to: wsi) }
-            } else if let frame = session.dequeue() {
-                // lws frames it (and compresses it, with permessage-deflate): one frame per WRITEABLE.
-                (result, bytes) = (write(frame, to: wsi), frame.bytes.count)
-            } else {
-                (result, bytes) = (0, 0)
-            }
-            if case .server(_, let events, let backlog) = role, backlog.remove(bytes, for: session.id) {
-                events.yield(.drained(ClientID(rawValue: session.id)))
-            }
-            if result < 0 { return -1 }
-            if session.hasOutgoing || session.closeRequest != nil { lws_callback_on_writable(wsi) }
-            return 0
-        }
-        if let request = session.closeRequest {
-            return closeNow(session, wsi: wsi, code: request.code, text: request.text, cause: request.cause)
-        }
-        return 0
-    }
-
-    /// The most payload `writeFrames` puts in one write (one frame may be larger: it goes alone).
+    /// The most payload one write carries (one frame may be larger: it goes alone).
     static let coalescedWriteLimit = 64 * 1024
-
-    /// Writes `frames` with one `lws_write`, framed here: one `send` and one poll round for a burst of messages
-    /// rather than one per frame (writing them with one `lws_write` each costs a `send` each, which measured no
-    /// better). Only for a server connection without an active extension (`writesFramesItself`): a server's
-    /// frames are not masked, so a frame is its header (FIN, opcode, length: RFC 6455 5.2) and its payload.
-    /// lws 4.1.6 sends the raw write type on a ws connection as it is (`rops_write_role_protocol_ws` passes the
-    /// HTTP types to `lws_issue_raw` before any framing or extension), keeps what the socket did not take and
-    /// sends it, and its own control frames, after: the stream stays whole frames in order.
-    /// Returns lws_write's result and the payload bytes written.
-    private func writeFrames(_ frames: ArraySlice<ServiceSession.Frame>, to wsi: OpaquePointer) -> (Int32, Int) {
-        let pre = bc_lws_pre()
-        var needed = pre + 1
-        var payload = 0
-        for frame in frames {
-            needed += 10 + frame.bytes.count
-            payload += frame.bytes.count
-        }
-        Self.ensure(&writeBuffer, holds: needed)
-        let result = writeBuffer.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            let start = buffer.baseAddress! + pre
-            var at = start
-            for frame in frames {
-                at = Self.frameHeader(head: frame.head, length: frame.bytes.count, into: at)
-                frame.bytes.withUnsafeBufferPointer { bytes in
-                    if let base = bytes.baseAddress { at.update(from: base, count: bytes.count) }
-                }
-                at += frame.bytes.count
-            }
-            return lws_write(wsi, start, at - start, LWS_WRITE_HTTP)
-        }
-        return (result, payload)
-    }
-
-    /// Writes an unmasked frame header at `at`; returns where the payload goes.
-    static func frameHeader(head: UInt8, length: Int, into at: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        at[0] = head
-        if length < 126 {
-            at[1] = UInt8(length)
-            return at + 2
-        }
-        if length <= 0xFFFF {
-            at[1] = 126
-            at[2] = UInt8(truncatingIfNeeded: length >> 8)
-            at[3] = UInt8(truncatingIfNeeded: length)
-            return at + 4
-        }
-        at[1] = 127
-        for index in 0..<8 { at[2 + index] = UInt8(truncatingIfNeeded: UInt64(length) >> (56 - 8 * index)) }
-        return at + 10
-    }
-
-    private func write(_ frame: ServiceSession.Frame, to wsi: OpaquePointer) -> Int32 {
-        let pre = bc_lws_pre()
-        // lws writes its frame header into the LWS_PRE bytes in front of the payload. One buffer for every write
-        // of this loop (only its thread writes), grown to the largest frame: not an allocation per frame. lws
-        // copies what it cannot send at once, so the buffer is free again when `lws_write` returns.
-        let needed = pre + frame.bytes.count + 1
-        Self.ensure(&writeBuffer, holds: needed)
-        return writeBuffer.withUnsafeMutableBufferPointer { buffer in
-            let start = buffer.baseAddress! + pre
-            frame.bytes.withUnsafeBufferPointer { bytes in
-                if let base = bytes.baseAddress { start.update(from: base, count: bytes.count) }
-            }
-            return lws_write(wsi, start, frame.bytes.count, lws_write_protocol(rawValue: UInt32(bitPattern: frame.flags)))
-        }
-    }
-
-    /// A server session lws closed itself with 1007: it checks a client's text byte by byte as it parses
-    /// (`LWS_SERVER_OPTION_VALIDATE_UTF8`) and closes at the first bad byte, before any of the message reaches us.
-    /// Reported as a refused message like ours (with what had reached the assembler), so the log says why.
-    private func reportLwsRefusal(_ session: ServiceSession, wsi: OpaquePointer) {
-        guard session.client == nil, !session.finished, session.localClose == nil, session.peerClose == nil,
-              lws_get_close_length(wsi) >= 2, let payload = lws_get_close_payload(wsi),
-              UInt16(payload[0]) << 8 | UInt16(payload[1]) == 1007 else { return }
-        let (held, prefix) = session.assembler.refuseAhead()
-        deliver(session, refused: RefusedMessage(reason: .invalidUTF8, binary: false, size: held, prefix: prefix))
-        session.localClose = WebSocketCloseReason(code: 1007, text: "invalid UTF-8", initiatedLocally: true,
-                                                  cause: .invalidUTF8)
-    }
 
     func closed(_ session: ServiceSession) {
         guard !session.finished else { return }
