@@ -52,7 +52,7 @@ final class ServiceCore: @unchecked Sendable {
     private var permanentStrings: [UnsafeMutablePointer<CChar>] = []
     /// Where `MessageInflater` writes, for every client connection of this loop (one thread), made at first use.
     private var inflateScratchStorage: UnsafeMutableRawBufferPointer?
-    /// Plaintext a `wss://` link's TLS gives back, and the ciphertext it writes (ServiceCore+ClientLink.swift).
+    /// Plaintext a `wss://` link's TLS gives back, and the ciphertext it writes (ServiceCore+LinkReading.swift).
     private var tlsScratchStorage: UnsafeMutableRawBufferPointer?
     var tlsOutputBuffer: [UInt8] = []
     /// OpenSSL client contexts by trust, made at a `wss://` link's first connect.
@@ -63,7 +63,7 @@ final class ServiceCore: @unchecked Sendable {
     static let protocolName = "bcstream"
     /// A busy client loop (`DeliveryRate`) that has just delivered messages waits this long (µs) before it polls
     /// again, so that what arrives meanwhile is read with one wake-up and handed over in one batch. Reading a frame
-    /// costs well under a microsecond now (ServiceCore+ClientLink.swift), so without the pause a busy link was
+    /// costs well under a microsecond now (ServiceCore+LinkReading.swift), so without the pause a busy link was
     /// polled and handed over once a TCP segment, one message each: two thread wake-ups a message, more CPU than
     /// the reading itself. Below the busy rate nothing waits, so a light stream keeps its latency.
     static let readCoalescing: UInt32 = 300
@@ -484,9 +484,9 @@ final class ServiceCore: @unchecked Sendable {
                          seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
     }
 
-    /// lws hands a RECEIVE callback nothing until its rx buffer fills or the frame ends, so a peer that
-    /// announces a 2^62-byte frame and then trickles a few bytes a second would hold the connection (and its
-    /// consumer) for days before the cap is ever checked. The frame header is read, though: once a second,
+    /// A peer that announces a 2^62-byte frame and then trickles a few bytes a second would hold the connection
+    /// (and its consumer) for days before the assembler's cap is ever passed. The frame header is read, though
+    /// (`FrameReader.remainingInFrame`): once a second,
     /// every open connection whose current frame announces more than the cap can take is refused now, as a
     /// too-big message would be (1009). Deflate can make a frame a little longer than its message (stored
     /// blocks), hence the slack; the exact check stays in `MessageAssembler`.
