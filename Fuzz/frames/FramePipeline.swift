@@ -5,6 +5,27 @@
 @testable import BCWebSocket
 
 enum FuzzFrames {
+    /// One input: the settings byte (the targets' headers say what each bit means), then the stream, read whole
+    /// and cut into chunks in `role`; the two readings must agree.
+    static func run(_ data: UnsafePointer<UInt8>, _ size: Int, role: FrameReader.Role) -> CInt {
+        guard size >= 1 else { return 0 }
+        let settings = data[0]
+        let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
+        let deflate = settings & 1 != 0
+        let limit = [1 << 20, 4096, 100, 0][Int(settings >> 1 & 3)]
+        let scratchSize = [64 * 1024, 4096, 61, 1][Int(settings >> 3 & 3)]
+        let whole = read(stream, cuts: [stream.count], role: role, deflate: deflate, limit: limit, scratch: scratchSize)
+        let cut = read(stream, cuts: chunkSizes(stream.count, pattern: Int(settings >> 5)), role: role,
+                       deflate: deflate, limit: limit, scratch: scratchSize)
+        if whole != cut, !bothRefusedTheLastMessage(whole, cut) {
+            fatalError("the stream read whole and cut into chunks differ:\n  whole: \(whole)\n  cut:   \(cut)")
+        }
+        if role == .server, let first = whole.first, stream.count >= 2, stream[1] & 0x80 == 0 {
+            require(first == .violation("the client sent an unmasked frame (RFC 6455 5.1)"), "an unmasked frame was read")
+        }
+        return 0
+    }
+
     /// What reading a stream gave, in a form that does not depend on how it was cut.
     enum Event: Equatable {
         case frame(announced: Int, binary: Bool, compressed: Bool)

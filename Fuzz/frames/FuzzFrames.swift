@@ -20,18 +20,5 @@
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size >= 1 else { return 0 }
-    let settings = data[0]
-    let stream = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
-    let deflate = settings & 1 != 0
-    let limit = [1 << 20, 4096, 100, 0][Int(settings >> 1 & 3)]
-    let scratchSize = [64 * 1024, 4096, 61, 1][Int(settings >> 3 & 3)]
-    let whole = FuzzFrames.read(stream, cuts: [stream.count], role: .client, deflate: deflate, limit: limit,
-                                scratch: scratchSize)
-    let cut = FuzzFrames.read(stream, cuts: chunkSizes(stream.count, pattern: Int(settings >> 5)), role: .client,
-                              deflate: deflate, limit: limit, scratch: scratchSize)
-    if whole != cut, !FuzzFrames.bothRefusedTheLastMessage(whole, cut) {
-        fatalError("the stream read whole and cut into chunks differ:\n  whole: \(whole)\n  cut:   \(cut)")
-    }
-    return 0
+    FuzzFrames.run(data, size, role: .client)
 }

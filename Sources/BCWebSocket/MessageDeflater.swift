@@ -44,8 +44,9 @@ final class MessageDeflater {
         }
         var produced = 0
         while true {
-            // A flush of data that does not compress adds 5 bytes per stored block of up to 64 KiB, and 5 more.
-            let room = max(64, input.count / 64 + 64)
+            // Room for data that does not compress (5 bytes a stored block of up to 16 KiB, and the flush's 5), so
+            // that one call nearly always does; more is added while zlib fills it.
+            let room = max(64, input.count + input.count / 1024 + 64)
             if output.count < produced + room { output.append(contentsOf: repeatElement(0, count: produced + room - output.count)) }
             let status = output.withUnsafeMutableBufferPointer { buffer -> Int32 in
                 stream.pointee.next_out = buffer.baseAddress! + produced
