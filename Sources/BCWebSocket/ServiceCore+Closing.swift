@@ -33,8 +33,9 @@ extension ServiceCore {
     /// their way are kept too: the close is decided through the command queue (`.closeAfterFault`), behind any
     /// send already submitted, so a reply made from an `onEvent` handler to a message delivered before the fault
     /// goes out before the close. A server's consumer reads its events on a task, so its replies may come after
-    /// the fault was read: a server's close is decided only after `faultReplyGrace`, and sends that arrive until
-    /// then go out before it. With `discardingQueued` the queue is dropped instead and the close is decided now:
+    /// the fault was read: a server's close is decided once the consumer is done with the events delivered before
+    /// the fault (`ServerEventFeed`), or after `faultReplyGrace` at most, and sends that arrive until then go out
+    /// before it. With `discardingQueued` the queue is dropped instead and the close is decided now:
     /// the peer does not read (its queue passed `maxQueuedBytes`, it pings faster than it reads), or the caller
     /// asked so.
     func requestUrgentClose(_ session: ServiceSession, code: UInt16, text: String, cause: WebSocketCloseReason.Cause,
@@ -54,8 +55,9 @@ extension ServiceCore {
         session.stalled = false
         lws_rx_flow_control(wsi, 0)
         retireTimer(of: session)
-        if !discardingQueued, session.client == nil {
-            startTimer(session, after: Self.faultReplyGrace)  // then `timerFired` decides the close
+        if !discardingQueued, case .server(_, let events, _) = role, !events.fence(session: session.id) {
+            // `.faultRepliesHandled` or the timer decides the close (`faultWaitEnded`).
+            startTimer(session, after: Self.faultReplyGrace)
             return
         }
         startTimer(session, after: Self.urgentCloseDeadline)

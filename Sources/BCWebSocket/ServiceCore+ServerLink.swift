@@ -9,10 +9,12 @@ import Foundation
 /// the close handshake, and a connection that never completes its upgrade reported as `.abandoned`.
 /// Service thread only, like the rest of `ServiceCore`.
 extension ServiceCore {
-    /// After a client broke a rule, how long the close waits for the replies to the messages delivered before the
-    /// fault: the server's events reach their consumer on a task, so its replies come after the fault was read
-    /// (a client's `onEvent` handler answers on the service thread, before; see `requestUrgentClose`).
-    static let faultReplyGrace = Duration.milliseconds(250)
+    /// After a client broke a rule, the longest the close waits for the consumer to be done with the events
+    /// delivered before the fault (`ServerEventFeed`): the server's events reach their consumer on a task, so its
+    /// replies come after the fault was read (a client's `onEvent` handler answers on the service thread, before;
+    /// see `requestUrgentClose`). Only a consumer that does not read its events makes the close wait this long;
+    /// reading stopped at the fault, so the client costs a socket meanwhile.
+    static let faultReplyGrace = Duration.seconds(5)
 
     // MARK: Start-up
 
@@ -107,6 +109,16 @@ extension ServiceCore {
             if case .server(_, let events, _) = role { events.yield(.connected(ClientID(rawValue: session.id))) }
             return consumed
         }
+    }
+
+    /// The wait after a client's fault is over (its consumer handled what came before it, or `faultReplyGrace`
+    /// passed): the close is decided now, after what is queued.
+    func faultWaitEnded(_ session: ServiceSession) {
+        guard !session.finished, session.isOpen, session.closeUrgently, session.closeRequest == nil,
+              let fault = session.localClose else { return }
+        decideClose(session, code: fault.code, text: fault.text, cause: fault.cause, discardingQueued: false)
+        retireTimer(of: session)
+        startTimer(session, after: Self.urgentCloseDeadline)
     }
 
     /// The handshake deadline passed before the upgrade was agreed: the socket is dropped (and reported as

@@ -383,6 +383,9 @@ final class ServiceCore: @unchecked Sendable {
             guard let session = sessions[id], session.isOpen else { return }
             decideClose(session, code: code, text: text, cause: cause, discardingQueued: false)
 
+        case .faultRepliesHandled(let id):
+            if let session = sessions[id] { faultWaitEnded(session) }
+
         case .consumerGone(let id):
             guard let session = sessions[id] else { return }
             requestClose(session, code: 1000, text: "", cause: .requested)
@@ -526,11 +529,8 @@ final class ServiceCore: @unchecked Sendable {
             upgradeTimedOut(session)
             return
         }
-        if session.isOpen, session.closeUrgently, session.closeRequest == nil, let fault = session.localClose {
-            // A server's grace for replies after a fault is over (`faultReplyGrace`): the close is decided now.
-            decideClose(session, code: fault.code, text: fault.text, cause: fault.cause, discardingQueued: false)
-            retireTimer(of: session)
-            startTimer(session, after: Self.urgentCloseDeadline)
+        if session.isOpen, session.closeUrgently, session.closeRequest == nil {
+            faultWaitEnded(session)  // a server's consumer did not get to the fault within `faultReplyGrace`
             return
         }
         if session.isOpen, session.closeUrgently || session.link?.machine.closeWritten == true {

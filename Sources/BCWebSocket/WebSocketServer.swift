@@ -25,10 +25,11 @@ public final class WebSocketServer: Sendable {
     /// Starts listening.
     /// - Throws: `StartError` when the address cannot be bound (in use, not local, not numeric).
     public init(configuration: WebSocketServerConfiguration = .init()) async throws {
-        let (events, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
+        let feed = ServerEventFeed(continuation)
         let backlog = SendBacklog(highWater: configuration.sendQueueHighWater,
                                   lowWater: configuration.sendQueueLowWater)
-        let core = ServiceCore(role: .server(configuration, events: continuation, backlog: backlog))
+        let core = ServiceCore(role: .server(configuration, events: feed, backlog: backlog))
         core.start(threadName: "BCWebSocket.server")
         switch await core.waitUntilStarted() {
         case .running(let port) where port > 0:
@@ -41,7 +42,9 @@ public final class WebSocketServer: Sendable {
             throw StartError(description: message)
         }
         self.host = configuration.host
-        self.events = events
+        // Through the pump, so that the service thread learns how far the consumer got (`ServerEventFeed`).
+        let pump = EventPump(stream, feed: feed, core: core)
+        self.events = AsyncStream(unfolding: { await pump.next() })
         self.core = core
         self.backlog = backlog
         self.configuration = configuration
