@@ -9,9 +9,8 @@
 #   scripts/autobahn.sh --full    all 517 cases, and the summaries to publish
 # Why a subset: 12.x and 13.x send 1000 messages of up to 128 KiB per case through the Python fuzzer, about 85 s a
 # sub-group per role here (2 cores shared): every group but 9.x would take about 35 min for both roles, over CI's
-# budget; the subset (283 cases) took 21 s for the client and 89 s for the server here (docs/BCWebSocket.md,
-# "Conformance"; the server's close after a client's fault waits 250 ms for replies, and some 180 cases end in one).
-# CASES / EXCLUDE (JSON lists) override the selection.
+# budget; the subset (283 cases) took 18 s for the client and 57 s for the server here (docs/BCWebSocket.md,
+# "Conformance"). CASES / EXCLUDE (JSON lists) override the selection.
 # The suite comes from ../shared/autobahn (beside the repository; AUTOBAHN_SHARED overrides) and is installed once
 # into ${AUTOBAHN_DIR:-${TMPDIR:-/tmp}/bcstream-autobahn}. Reports: ${AUTOBAHN_OUT:-.build-release/autobahn}.
 set -uo pipefail
