@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets other than `decoders` (Fuzz/<target>/corpus/), from the cases of
-their Swift Testing suites: ClientFrameReaderTests, MessageInflaterTests, ClientHandshakeTests, BCSVRLineTests,
+their Swift Testing suites: FrameReaderTests, MessageInflaterTests, ClientHandshakeTests, ServerHandshakeTests, BCSVRLineTests,
 RecordingTests and ReplayLoaderTests, DecodeInputTests. Run it again after changing a case: `python3 Fuzz/make-seeds.py`.
 Each seed is named after its case, so a run of the script rewrites the same files."""
 import hashlib
@@ -72,6 +72,56 @@ parts = deflated([msg])[0]
 write("frames", "deflate-fragmented", bytes([0x01 | 3 << 5])
       + frame(parts[:5], rsv1=True, final=False) + frame(parts[5:], 0))
 write("frames", "deflate-corrupt", bytes([0x01]) + frame(b"\xff\xff\xff", rsv1=True))
+
+# server-frames: the same settings byte, then client frames: the plain and deflated streams above, masked.
+def masked(stream_frames):
+    out = b""
+    for index, (payload, opcode, final, rsv1) in enumerate(stream_frames):
+        key = bytes([(index * 37 + 1) & 0xFF, 0xA5, index & 0xFF, 0x3C])
+        head = frame(payload, opcode, final, rsv1, masked=True)
+        head = head[:len(head) - len(payload) - 4]
+        out += head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+    return out
+
+
+client = {
+    "stream": [(msg, 1, True, False), (b"\x09\x08", 0x9, True, False), (b"frag", 1, False, False),
+               (b"", 0xA, True, False), (b"mented", 0, True, False), (b"x" * 300, 2, True, False),
+               (b"", 1, True, False), (b"y" * 70000, 1, True, False)],
+    "close-1000": [(b"\x03\xe8bye", 0x8, True, False), (b"after", 1, True, False)],
+    "unmasked-after": [(msg, 1, True, False)],
+    "not-utf8": [(b"\xc3\x28", 1, True, False)],
+    "ping-flood": [(b"p" * 125, 0x9, True, False)] * 40,
+}
+for index, (name, frames) in enumerate(client.items()):
+    data = masked(frames) + (frame(b"unmasked") if name == "unmasked-after" else b"")
+    write("server-frames", name, bytes([(index % 8) << 5 | (index % 3) << 1]) + data)
+write("server-frames", "unmasked", bytes([0]) + frame(msg))
+for reset in (False, True):
+    stream = masked([(d, 1, True, True) for d in deflated(texts, reset)])
+    write("server-frames", "deflate" + ("-reset" if reset else ""), bytes([0x01 | 1 << 3 | 2 << 5]) + stream)
+write("server-frames", "deflate-fragmented", bytes([0x01 | 3 << 5])
+      + masked([(parts[:5], 1, False, True), (parts[5:], 0, True, False)]))
+
+# server-handshake: a settings byte (bit 0 the server takes deflate, bits 1-3 cuts), then the request.
+get = ("GET /chat HTTP/1.1\r\nHost: 127.0.0.1:9000\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+requests = {
+    "ok": (0, get + "\r\n\x81\x80\x01\x02\x03\x04"),
+    "deflate": (1, get + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"),
+    "deflate-offers": (1 | 2 << 1, get + "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=8; "
+                       'server_no_context_takeover, permessage-deflate; server_max_window_bits="10", '
+                       "permessage-deflate\r\n\r\n"),
+    "deflate-bad": (1, get + "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=16; x\r\n\r\n"),
+    "version-8": (0, get.replace("Version: 13", "Version: 8") + "\r\n"),
+    "no-key": (0, get.replace("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n", "") + "\r\n"),
+    "two-hosts": (3 << 1, get + "Host: other\r\n\r\n"),
+    "post": (0, "POST / HTTP/1.1\r\n\r\n"),
+    "tls-hello": (0, "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"),
+    "escape-in-line": (0, "GET /\x1b[31m HTTP/1.1\r\n\r\n"),
+}
+for name, (settings, text) in requests.items():
+    write("server-handshake", name, bytes([settings]) + text.encode("latin-1"))
 
 # handshake: a settings byte (bit 0 offers deflate, bit 1 asks "chat", bits 2-4 cuts), then the answer.
 accept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="

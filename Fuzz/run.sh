@@ -5,7 +5,7 @@
 #   bash Fuzz/run.sh [SECONDS] [TARGET...]   # each target for SECONDS (default 20); all targets unless named
 #   bash Fuzz/run.sh 600                      # the long run: ten minutes each
 #
-# Targets: decoders frames handshake bcsvr-lines recordings decode-input. Fuzz/<target>/ holds the target's
+# Targets: decoders frames server-frames handshake server-handshake bcsvr-lines recordings decode-input. Fuzz/<target>/ holds the target's
 # Swift file and its seed corpus (corpus/), which is never written to: each run works on a copy in a temporary
 # directory. Fuzz/*.swift is shared by every target.
 #
@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(decoders frames handshake bcsvr-lines recordings decode-input)
+all_targets=(decoders frames server-frames handshake server-handshake bcsvr-lines recordings decode-input)
 seconds=${1:-20}
 if ! [[ $seconds =~ ^[0-9]+$ ]] || (( seconds < 1 )); then
     echo "usage: bash Fuzz/run.sh [SECONDS] [TARGET...] (targets: ${all_targets[*]})" >&2
@@ -32,7 +32,7 @@ targets=("$@")
 libraries() {
     case $1 in
         decoders) echo BCMessages ;;
-        frames|handshake) echo BCWebSocket ;;
+        frames|server-frames|handshake|server-handshake) echo BCWebSocket ;;
         bcsvr-lines) echo BCMessages BCWebSocket BCHTTP BCListener ;;
         recordings|decode-input) echo BCMessages BCWebSocket BCHTTP BCListener BCConsole BCFixtures BCReplay ;;
         *) echo "fuzz: unknown target $1 (targets: ${all_targets[*]})" >&2; return 2 ;;
@@ -46,6 +46,12 @@ dependencies_of() {
         BCConsole) echo BCMessages BCListener ;;
         BCFixtures) echo BCMessages ;;
         BCReplay) echo BCConsole BCFixtures BCMessages BCListener BCWebSocket ;;
+    esac
+}
+# Sources a target compiles beside its own folder.
+extra_sources() {
+    case $1 in
+        server-frames) echo Fuzz/frames/FramePipeline.swift ;;
     esac
 }
 max_len() {
@@ -114,7 +120,7 @@ for target in "${targets[@]}"; do
     echo "fuzz: building $out/fuzz-$target"
     # shellcheck disable=SC2046 # one word per source file
     swiftc "${flags[@]}" -module-name "Fuzz_${target//-/_}" Fuzz/*.swift Fuzz/"$target"/*.swift \
-        "${libs[@]}" "${link[@]}" -o "$out/fuzz-$target" &
+        $(extra_sources "$target") "${libs[@]}" "${link[@]}" -o "$out/fuzz-$target" &
     pids+=($!)
 done
 wait_builds

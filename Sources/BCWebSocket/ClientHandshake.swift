@@ -2,7 +2,7 @@ import CLibWebSockets
 import Foundation
 
 /// The client's half of the WebSocket opening handshake (RFC 6455 4.1 and 4.2.2), written and checked here
-/// because the client reads its own frames over an lws raw socket (see `ClientFrameReader`, and DESIGN, "The
+/// because the client reads its own frames over an lws raw socket (see `FrameReader`, and DESIGN, "The
 /// client reads its own frames").
 ///
 /// The answer is hostile input like any other: it is held up to `maxAnswerBytes`, its first bytes must be an
@@ -99,7 +99,8 @@ struct ClientHandshake {
         return nil
     }
 
-    private static func endOfHead(_ bytes: [UInt8], from start: Int) -> Int? {
+    /// Where the head's blank line (CR LF CR LF) begins in `bytes`, searching from `start`.
+    static func endOfHead(_ bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + 3 < bytes.count {
             if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {

@@ -1,6 +1,7 @@
 import COpenSSL
 
-/// TLS for a `wss://` client over an lws raw socket: OpenSSL with two memory BIOs, so that lws moves the bytes
+/// TLS for a `wss://` client over an lws raw socket, and for a `WebSocketServer` serving `wss://` over its raw
+/// sockets (`init(serverContext:)`): OpenSSL with two memory BIOs, so that lws moves the bytes
 /// (poll, read, write) and the TLS records are ours to feed and take. lws 4.1.6 cannot put its own TLS on a raw
 /// client socket (`lws_client_connect_via_info` starts TLS for a RAW method before the socket exists), and a
 /// `wss://` link that lws framed paid its per-byte parser; this way both schemes read their own frames.
@@ -38,12 +39,7 @@ package final class ClientTLS {
     }
 
     package init?(context: ClientTLSContext, host: String) {
-        guard let ssl = SSL_new(context.context) else { return nil }
-        guard let fromSocket = BIO_new(BIO_s_mem()), let toSocket = BIO_new(BIO_s_mem()) else {
-            SSL_free(ssl)
-            return nil
-        }
-        SSL_set_bio(ssl, fromSocket, toSocket)  // the SSL owns both from here
+        guard let (ssl, fromSocket, toSocket) = Self.connection(of: context.context) else { return nil }
         self.ssl = ssl
         self.fromSocket = fromSocket
         self.toSocket = toSocket
@@ -58,6 +54,28 @@ package final class ClientTLS {
                 _ = SSL_set1_host(ssl, host)
             }
         }
+    }
+
+    /// The server's side of an accepted connection (`WebSocketServer` with `tls`), with the certificate and key of
+    /// `context`. Everything else works as for a client; no certificate is asked of the client.
+    init?(serverContext context: ServerTLSContext) {
+        guard let (ssl, fromSocket, toSocket) = Self.connection(of: context.context) else { return nil }
+        self.ssl = ssl
+        self.fromSocket = fromSocket
+        self.toSocket = toSocket
+        self.host = ""
+        SSL_set_accept_state(ssl)
+    }
+
+    /// A connection of `context` over two memory BIOs, which it owns.
+    private static func connection(of context: OpaquePointer) -> (OpaquePointer, OpaquePointer, OpaquePointer)? {
+        guard let ssl = SSL_new(context) else { return nil }
+        guard let fromSocket = BIO_new(BIO_s_mem()), let toSocket = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            return nil
+        }
+        SSL_set_bio(ssl, fromSocket, toSocket)  // the SSL owns both from here
+        return (ssl, fromSocket, toSocket)
     }
 
     deinit {

@@ -1,9 +1,9 @@
 import CLibWebSockets
 
-/// What the client relies on in libwebsockets beyond what its API promises, read from lws 4.1.6 (Debian bookworm's
-/// libwebsockets-dev). Each fact names where in lws it comes from; `LibWebSocketsAssumptionsTests` checks each one
-/// against the installed library, and fails when one stops holding. Re-read them all when the version changes.
-/// The server's lws facts are with its code (ServiceCore.swift, docs/DESIGN.md "lws-version assumptions").
+/// What BCWebSocket relies on in libwebsockets beyond what its API promises, read from lws 4.1.6 (Debian bookworm's
+/// libwebsockets-dev). Each fact names where in lws it comes from and what checks it against the installed library
+/// (`LibWebSocketsAssumptionsTests` for the client's, the server suites for the listening role), failing when one
+/// stops holding. Re-read them all when the version changes.
 enum LibWebSocketsAssumptions {
     /// The version these facts were read from: `lws_get_library_version()` starts with it.
     static let version = "4.1.6"
@@ -61,6 +61,20 @@ enum LibWebSocketsAssumptions {
     /// `lws_issue_raw`, lib/core-net/output.c), and keeps what the socket does not take at once for later, in
     /// order, before the next WRITEABLE.
     static let rawWrite = LWS_WRITE_HTTP
+
+    // MARK: The raw listening socket
+
+    /// A server's listening vhost binds every accepted socket to the role and protocol named in
+    /// `listen_accept_role` / `listen_accept_protocol` with this option (`LWS_SERVER_OPTION_ADOPT_APPLY_LISTEN_ACCEPT_CONFIG`,
+    /// formerly `LWS_SERVER_OPTION_ONLY_RAW`; lib/core-net/vhost.c and lib/roles/listen/ops-listen.c,
+    /// `rops_handle_POLLIN_listen`): lws accepts, polls, reads and writes bytes (RAW_ADOPT, RAW_RX,
+    /// RAW_WRITEABLE, RAW_CLOSE) and parses nothing, so the upgrade and every frame are ours
+    /// (ServiceCore+ServerLink.swift). `RAW_ADOPT` comes once the socket is polled, and the adoption sets no
+    /// timeout (the handshake timer is ours). Checked by the server suites: without it no request would reach
+    /// `ServerHandshake` and every `ServerOwnFramesTests` case would fail to connect.
+    static var adoptListenAcceptOption: UInt64 { bc_lws_option_adopt_listen_accept() }
+    /// The role name lws 4.1.6 registers for raw sockets (lib/roles/raw-skt/ops-raw-skt.c, `role_ops_raw_skt.name`).
+    static let listenAcceptRole = "raw-skt"
 
     // MARK: Timeouts
 

@@ -21,6 +21,12 @@ final class MessageInflater {
     }
 
     private var stream: UnsafeMutablePointer<z_stream>?
+    /// The window inflated with: the largest (15) reads any sender's.
+    private let windowBits: Int32
+
+    init(windowBits: Int32 = 15) {
+        self.windowBits = windowBits
+    }
 
     deinit {
         if let stream {
@@ -45,7 +51,7 @@ final class MessageInflater {
         if let stream { return stream }
         let made = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         made.initialize(to: z_stream())
-        guard bc_inflate_init_raw(made, 15) == Z_OK else {
+        guard bc_inflate_init_raw(made, windowBits) == Z_OK else {
             made.deallocate()
             return nil
         }

@@ -18,6 +18,9 @@ enum ServiceCommand: Sendable {
     /// The peer broke a rule and reading stopped (`ServiceCore.requestUrgentClose`): the close goes out after what
     /// is queued, including sends submitted before this command.
     case closeAfterFault(id: UInt64, code: UInt16, text: String, cause: WebSocketCloseReason.Cause)
+    /// A server's events consumer is done with every event delivered before the client's fault: the close it
+    /// waited for is decided now (`ServerEventFeed`).
+    case faultRepliesHandled(id: UInt64)
     /// The consumer of the events stream went away: close quietly.
     case consumerGone(id: UInt64)
     /// Stop (`true`) or resume reading a session's socket, and writing to it (fault injection).
@@ -33,7 +36,7 @@ enum ServiceRole: Sendable {
     /// Outgoing connections only; no listening socket.
     case client
     /// A listening vhost; events of all accepted clients go to one stream.
-    case server(WebSocketServerConfiguration, events: AsyncStream<WebSocketServerEvent>.Continuation,
+    case server(WebSocketServerConfiguration, events: ServerEventFeed,
                 backlog: SendBacklog)
 
     var isClient: Bool {

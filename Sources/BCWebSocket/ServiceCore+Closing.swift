@@ -32,9 +32,12 @@ extension ServiceCore {
     /// peer broke a rule after messages whose answers are queued, those answers are not lost. Answers still on
     /// their way are kept too: the close is decided through the command queue (`.closeAfterFault`), behind any
     /// send already submitted, so a reply made from an `onEvent` handler to a message delivered before the fault
-    /// goes out before the close. With `discardingQueued` the queue is dropped instead and the close is decided
-    /// now: the peer does not read (its queue passed `maxQueuedBytes`, it pings faster than it reads), or the
-    /// caller asked so.
+    /// goes out before the close. A server's consumer reads its events on a task, so its replies may come after
+    /// the fault was read: a server's close is decided once the consumer is done with the events delivered before
+    /// the fault (`ServerEventFeed`), or after `faultReplyGrace` at most, and sends that arrive until then go out
+    /// before it. With `discardingQueued` the queue is dropped instead and the close is decided now:
+    /// the peer does not read (its queue passed `maxQueuedBytes`, it pings faster than it reads), or the caller
+    /// asked so.
     func requestUrgentClose(_ session: ServiceSession, code: UInt16, text: String, cause: WebSocketCloseReason.Cause,
                             discardingQueued: Bool = false) {
         guard !session.finished else { return }
@@ -52,6 +55,11 @@ extension ServiceCore {
         session.stalled = false
         lws_rx_flow_control(wsi, 0)
         retireTimer(of: session)
+        if !discardingQueued, case .server(_, let events, _) = role, !events.fence(session: session.id) {
+            // `.faultRepliesHandled` or the timer decides the close (`faultWaitEnded`).
+            startTimer(session, after: Self.faultReplyGrace)
+            return
+        }
         startTimer(session, after: Self.urgentCloseDeadline)
         if discardingQueued {
             decideClose(session, code: code, text: text, cause: cause, discardingQueued: true)
@@ -76,20 +84,5 @@ extension ServiceCore {
         case 1000...1003, 1007...1014, 3000...4999: code
         default: 1000
         }
-    }
-
-    /// A server session: sets the close frame lws sends when the callback returns -1.
-    func closeNow(_ session: ServiceSession, wsi: OpaquePointer, code: UInt16, text: String,
-                  cause: WebSocketCloseReason.Cause) -> Int32 {
-        let reason = WebSocketCloseReason(code: code, text: text, initiatedLocally: true, cause: cause)
-        if session.localClose == nil { session.localClose = reason }
-        // Reading was stopped (a refused message, a slow consumer); lws must read the peer's close reply. In
-        // the closing states lws drops data frames itself, without calling back, so nothing reaches us.
-        if session.closeUrgently || session.readingPaused { lws_rx_flow_control(wsi, 1) }
-        var payload = Array(Self.truncatedUTF8(text, maxBytes: 123))
-        payload.withUnsafeMutableBufferPointer { buffer in
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), buffer.baseAddress, buffer.count)
-        }
-        return -1
     }
 }

@@ -69,13 +69,14 @@ extension ServiceCore {
 
     private func run() {
         lws_set_log_level(Self.logLevel, nil)
+        if let problem = prepareServerTLS() {
+            finishMailbox(start: .failed(problem))
+            return
+        }
         guard let context = createContext() else {
             freeTables()
             let message: String
-            if case .server(let configuration, _, _) = role, let tls = configuration.tls,
-               let problem = Self.unusableTLSFiles(tls) {
-                message = problem
-            } else if case .server(let configuration, _, _) = role {
+            if case .server(let configuration, _, _) = role {
                 message = "could not listen on \(configuration.host):\(configuration.port): "
                     + ListenFailureDiagnosis.reason(host: configuration.host, port: configuration.port)
             } else {
@@ -201,6 +202,14 @@ extension ServiceCore {
             return
         }
         guard let session = sessions[sessionID], !session.finished else { return }
+        if session.client == nil, !session.isOpen {
+            upgradeTimedOut(session)
+            return
+        }
+        if session.isOpen, session.closeUrgently, session.closeRequest == nil {
+            faultWaitEnded(session)  // a server's consumer did not get to the fault within `faultReplyGrace`
+            return
+        }
         if session.isOpen, session.closeUrgently || session.link?.machine.closeWritten == true {
             // The close frame could not get out (a peer that does not read: lws holds WRITEABLE back while a
             // partial write waits): drop the TCP connection.

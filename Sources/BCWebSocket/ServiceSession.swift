@@ -10,7 +10,8 @@ final class ServiceSession {
         case resolving
         /// `lws_client_connect_via_info` was called; TCP/TLS in progress.
         case connecting
-        /// The upgrade request was being written: TCP and TLS succeeded.
+        /// Client: the upgrade request was being written (TCP and TLS succeeded). Server: the connection is accepted
+        /// and its upgrade request not read yet.
         case upgrading
         /// ESTABLISHED: messages flow.
         case open
@@ -31,9 +32,8 @@ final class ServiceSession {
     /// One frame waiting for WRITEABLE.
     struct Frame {
         let bytes: [UInt8]
-        /// lws_write protocol flags (text/binary/continuation, NO_FIN).
-        let flags: Int32
-        /// The same as the first byte of the frame's header (RFC 6455 5.2): FIN and the opcode.
+        /// The first byte of the frame's header (RFC 6455 5.2): FIN and the opcode (RSV1 is added when the frame is
+        /// deflated).
         let head: UInt8
     }
 
@@ -42,9 +42,11 @@ final class ServiceSession {
     var wsi: OpaquePointer?
     var stage: Stage
     var assembler: MessageAssembler
-    /// A client's own WebSocket state (it reads and writes its frames itself over a raw socket); nil for a server's
-    /// client, which lws frames.
-    var link: ClientLink?
+    /// The connection's own WebSocket state (both roles read and write their frames themselves over a raw socket):
+    /// a client's from the connect, a server's client's from the accept.
+    var link: FrameLink?
+    /// Server: the client's address ("address:port"), for `.abandoned`.
+    var peer = ""
     /// FIFO of frames; `outgoingHead` avoids O(n) removal from the front.
     private var outgoing: [Frame] = []
     private var outgoingHead = 0
@@ -64,17 +66,13 @@ final class ServiceSession {
     var localClose: WebSocketCloseReason?
     /// The peer's close frame, if one came.
     var peerClose: (code: UInt16, text: String)?
-    /// Server: no extension can be active on this connection (the client offered none, or the server has
-    /// none), so its data frames may be framed here and several written with one `lws_write` (see
-    /// `ServiceCore.writeFrames`). Set at ESTABLISHED.
-    var writesFramesItself = false
     /// Reading suspended (server fault injection): no rx, so no pongs either.
     var stalled = false
     /// Last time the link was seen alive: open, a pong, or reading resumed after a pause.
     var lastValidity: ContinuousClock.Instant
     /// When the session was created (the connect attempt began).
     let startedAt: ContinuousClock.Instant
-    /// Connect timeout timer (client only).
+    /// The session's one timer: the connect or handshake deadline, then the close deadline.
     var timer: UnsafeMutablePointer<bc_lws_timer_t>?
     /// The last TCP-level failure, reported if no address is left.
     var lastFailure: WebSocketConnectFailure?
@@ -106,7 +104,7 @@ final class ServiceSession {
 
     /// The frame of an unfragmented message: its bytes as they are, not copied.
     static func wholeFrame(of bytes: [UInt8], binary: Bool) -> Frame {
-        Frame(bytes: bytes, flags: bc_lws_write_flags(binary ? 1 : 0, 1, 1), head: binary ? 0x82 : 0x81)
+        Frame(bytes: bytes, head: binary ? 0x82 : 0x81)
     }
 
     /// Takes the frames at the head of the queue whose payloads together stay within `limit` bytes (always at
@@ -151,14 +149,6 @@ final class ServiceSession {
         return dropped
     }
 
-    func dequeue() -> Frame? {
-        guard outgoingHead < outgoing.count else { return nil }
-        let frame = outgoing[outgoingHead]
-        queuedBytes -= frame.bytes.count
-        advanceHead(to: outgoingHead + 1)
-        return frame
-    }
-
     /// Splits `bytes` byte for byte into `fragments` frames (fewer if there are fewer bytes): the
     /// first carries the opcode, the rest are continuations, only the last has FIN.
     static func frames(of bytes: [UInt8], binary: Bool, fragments: Int) -> [Frame] {
@@ -170,9 +160,8 @@ final class ServiceSession {
         var start = 0
         for index in 0..<count {
             let end = index == count - 1 ? bytes.count : min(bytes.count, start + size)
-            let flags = bc_lws_write_flags(binary ? 1 : 0, index == 0 ? 1 : 0, index == count - 1 ? 1 : 0)
             let head = (index == count - 1 ? 0x80 : 0) | (index == 0 ? opcode : 0)
-            frames.append(Frame(bytes: Array(bytes[start..<end]), flags: flags, head: head))
+            frames.append(Frame(bytes: Array(bytes[start..<end]), head: head))
             start = end
         }
         return frames

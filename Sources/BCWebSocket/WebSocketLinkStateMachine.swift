@@ -1,7 +1,7 @@
-/// The control decisions of one WebSocket link that frames its own bytes (the client's `ClientLink`), without a
+/// The control decisions of one WebSocket link that frames its own bytes (`FrameLink`, either role), without a
 /// socket: which pongs are owed, when a keepalive ping goes out, and the close handshake with what may still be
-/// written before it. The IO shell (ServiceCore+ClientLink.swift) tells it what happened and performs what it
-/// answers; time comes from outside (`keepAliveTick`), so every path is tested without a network.
+/// written before it. The IO shell (ServiceCore+LinkReading/LinkWriting.swift) tells it what happened and performs
+/// what it answers; time comes from outside (`keepAliveTick`), so every path is tested without a network.
 ///
 /// ```
 /// open ─close requested─▶ closeRequested ─queue written (or discarded)─▶ closeSent ─peer's close─▶ finished

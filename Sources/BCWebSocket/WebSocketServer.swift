@@ -1,4 +1,5 @@
-/// A WebSocket server on its own lws context and service thread (one listening vhost), for the
+/// A WebSocket server on its own lws context and service thread (one listening vhost whose sockets lws only
+/// accepts and moves bytes for: the upgrade, frames, permessage-deflate and TLS are this module's), for the
 /// replay tool and tests.
 ///
 /// Everything is asynchronous except startup: `init` returns once the socket listens, so `port`
@@ -24,10 +25,11 @@ public final class WebSocketServer: Sendable {
     /// Starts listening.
     /// - Throws: `StartError` when the address cannot be bound (in use, not local, not numeric).
     public init(configuration: WebSocketServerConfiguration = .init()) async throws {
-        let (events, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: WebSocketServerEvent.self)
+        let feed = ServerEventFeed(continuation)
         let backlog = SendBacklog(highWater: configuration.sendQueueHighWater,
                                   lowWater: configuration.sendQueueLowWater)
-        let core = ServiceCore(role: .server(configuration, events: continuation, backlog: backlog))
+        let core = ServiceCore(role: .server(configuration, events: feed, backlog: backlog))
         core.start(threadName: "BCWebSocket.server")
         switch await core.waitUntilStarted() {
         case .running(let port) where port > 0:
@@ -40,7 +42,9 @@ public final class WebSocketServer: Sendable {
             throw StartError(description: message)
         }
         self.host = configuration.host
-        self.events = events
+        // Through the pump, so that the service thread learns how far the consumer got (`ServerEventFeed`).
+        let pump = EventPump(stream, feed: feed, core: core)
+        self.events = AsyncStream(unfolding: { await pump.next() })
         self.core = core
         self.backlog = backlog
         self.configuration = configuration
@@ -48,11 +52,8 @@ public final class WebSocketServer: Sendable {
 
     /// Sends `text` to one client, byte for byte. With `fragments` > 1 the UTF-8 bytes are split
     /// into that many frames (a text frame, then continuations; the split may fall inside a
-    /// character, which WebSocket allows). Ignored if the client is gone.
-    ///
-    /// If the client negotiated permessage-deflate, lws 4.1.6 compresses non-final fragments
-    /// without flushing, so fewer frames may reach the wire (the message is the same). For exact
-    /// frame boundaries use `permessageDeflate: false` or a client that does not offer it.
+    /// character, which WebSocket allows), and that many frames reach the wire, also when the client
+    /// agreed to permessage-deflate (each is deflated and flushed on its own). Ignored if the client is gone.
     ///
     /// - Returns: the bytes now queued for the client. Above `sendQueueHighWater` the client is behind: wait
     ///   for `.drained` before sending more. Above `maxQueuedBytes` the server closes it (1008).
@@ -109,9 +110,8 @@ public final class WebSocketServer: Sendable {
         core.submit(.close(id: client.rawValue, code: code, reason: reason, discardingQueued: discardingQueued))
     }
 
-    /// Fault injection: stop reading the client's socket (`lws_rx_flow_control`). lws answers
-    /// pings while it parses input, so this is the one way to stop its pongs too; the TCP
-    /// connection stays up and queued sends are held. `stall(_:false)` resumes.
+    /// Fault injection: stop reading the client's socket and writing to it: its pings go unanswered and queued
+    /// sends are held, while the TCP connection stays up. `stall(_:false)` resumes.
     public func stall(_ client: ClientID, _ stalled: Bool = true) {
         core.submit(.stall(id: client.rawValue, stalled))
     }

@@ -14,7 +14,9 @@ static inline size_t bc_lws_pre(void) { return LWS_PRE; }
 /// Context/vhost options used by the binding, as plain uint64_t.
 static inline uint64_t bc_lws_option_ssl_global_init(void) { return LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT; }
 static inline uint64_t bc_lws_option_disable_ipv6(void) { return LWS_SERVER_OPTION_DISABLE_IPV6; }
-static inline uint64_t bc_lws_option_validate_utf8(void) { return LWS_SERVER_OPTION_VALIDATE_UTF8; }
+/// A listening vhost that binds every accepted socket to `listen_accept_role` / `listen_accept_protocol`: lws
+/// accepts and moves bytes, and parses nothing (LWS_SERVER_OPTION_ONLY_RAW's current name).
+static inline uint64_t bc_lws_option_adopt_listen_accept(void) { return LWS_SERVER_OPTION_ADOPT_APPLY_LISTEN_ACCEPT_CONFIG; }
 
 /// Listening ports that mean "do not listen".
 static inline int bc_lws_port_no_listen(void) { return CONTEXT_PORT_NO_LISTEN; }

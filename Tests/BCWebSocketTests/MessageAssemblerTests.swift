@@ -71,9 +71,9 @@ struct MessageAssemblerTests {
         let frames = ServiceSession.frames(of: bytes, binary: false, fragments: 3)
         #expect(frames.map(\.bytes).flatMap { $0 } == bytes)
         #expect(frames.map(\.bytes.count) == [3, 3, 1])
-        let noFin: Int32 = 0x40, continuation: Int32 = 2, text: Int32 = 0
-        #expect(frames.map(\.flags) == [text | noFin, continuation | noFin, continuation])
-        #expect(ServiceSession.frames(of: bytes, binary: true, fragments: 1).map(\.flags) == [1])
+        // The first byte of each header: FIN (0x80) only on the last, the opcode (text 0x1) only on the first.
+        #expect(frames.map(\.head) == [0x01, 0x00, 0x80])
+        #expect(ServiceSession.frames(of: bytes, binary: true, fragments: 1).map(\.head) == [0x82])
         #expect(ServiceSession.frames(of: [], binary: false, fragments: 4).count == 1)
         #expect(ServiceSession.frames(of: [1, 2], binary: false, fragments: 9).count == 2)
     }
