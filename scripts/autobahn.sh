@@ -2,7 +2,7 @@
 # The Autobahn TestSuite (WebSocket conformance) against BCWebSocket in both roles, through autobahn-echo
 # (Sources/autobahn-echo): its client under the fuzzing server, its server under the fuzzing client. Strict: exits
 # non-zero when a case FAILED or is NON-STRICT in either role (INFORMATIONAL cases are allowed).
-#   scripts/autobahn.sh           every group but 9.x, both roles (508 cases): what the README's test command runs
+#   scripts/autobahn.sh           every group but 9.x, both roles (463 cases each): what the README's test command runs
 #   scripts/autobahn.sh --full    all 517 cases, 9.x too (messages up to 16 MiB), and the summaries to publish
 # CASES / EXCLUDE (JSON lists) override the selection. With wsaccel (below) the suite is no longer the bottleneck:
 # the full run took 4 min for the client (docs/BCWebSocket.md, "Conformance").
