@@ -2,12 +2,12 @@ import BCMessages
 
 extension MessageFormatter {
     /// The kind shown for a backlog comment: it comes from the comments API, not bcsvr, so it has no `t`.
-    static let backlogKind = "backlogComment"
+    public static let backlogKind = "backlogComment"
 
     /// One line for a recent comment fetched from the API (`listen --backlog`): in text, `api` where a message has
     /// its `t`, the kind, `[backlog]` and `name: text`, escaped; in NDJSON
     /// `{"kind":"backlogComment","key":…,"backlog":true,"message":{id, userID, userName, text, createdAt, …}}`.
-    func line(for comment: BacklogComment, key: String? = nil) -> String {
+    public func line(for comment: BacklogComment, key: String? = nil) -> String {
         switch format {
         case .text:
             return TerminalText.escaped(
