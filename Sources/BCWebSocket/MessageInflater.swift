@@ -1,13 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CZlib
 
 /// Inflates the permessage-deflate messages of one connection (RFC 7692 7.2.2): one raw-deflate stream for all
 /// of them, each message's compressed bytes followed by the 4 bytes its sender took off (00 00 FF FF).
 ///
-/// zlib's window (32 KiB) is allocated only when the first compressed message arrives, so a connection that
+/// zlib's window (32 KiB at `windowBits` 15) is allocated only when the first compressed message arrives, so a connection that
 /// agreed to deflate but receives nothing costs nothing. The stream is kept across messages: that reads both a
 /// server that takes its context over and one that does not. Inflating is linear in what comes out, and the caller
 /// stops it (`sink` returns false) once a message passes its cap: a small frame that inflates to gigabytes
 /// inflates no further than the cap.
+///
+/// Memory: zlib's state (about 7 KiB) and its window (32 KiB), allocated once and kept, whatever the number or size
+/// of the messages (`zlibBytes` counts them). The window is written as text comes, so a connection's resident memory
+/// grows by each message's inflated size until its first 32 KiB have arrived, then stays put (DESIGN.md, "Many
+/// channels"): a growth per message that levels off, not a leak.
 ///
 /// A class: zlib keeps a pointer to the `z_stream` inside its state, so the stream must not move.
 final class MessageInflater {
@@ -23,9 +33,13 @@ final class MessageInflater {
     private var stream: UnsafeMutablePointer<z_stream>?
     /// The window inflated with: the largest (15) reads any sender's.
     private let windowBits: Int32
+    /// What zlib holds now, in bytes (its allocations go through `Self.allocate` and `Self.release`, which count them
+    /// here): 0 before the first compressed message.
+    private let allocated = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
     init(windowBits: Int32 = 15) {
         self.windowBits = windowBits
+        allocated.initialize(to: 0)
     }
 
     deinit {
@@ -33,7 +47,11 @@ final class MessageInflater {
             inflateEnd(stream)
             stream.deallocate()
         }
+        allocated.deallocate()
     }
+
+    /// The bytes zlib holds for this connection: its state and window once a compressed message came, else 0.
+    var zlibBytes: Int { allocated.pointee }
 
     private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
@@ -51,12 +69,32 @@ final class MessageInflater {
         if let stream { return stream }
         let made = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         made.initialize(to: z_stream())
+        made.pointee.zalloc = Self.allocate
+        made.pointee.zfree = Self.release
+        made.pointee.opaque = UnsafeMutableRawPointer(allocated)
         guard bc_inflate_init_raw(made, windowBits) == Z_OK else {
             made.deallocate()
             return nil
         }
         stream = made
         return made
+    }
+
+    /// zlib's allocator: `malloc`, with the size kept in front of the block (16 bytes, for alignment) and added to
+    /// the count `opaque` points to. zlib allocates only when the stream is made and at the first inflated byte.
+    private static let allocate: alloc_func = { opaque, items, size in
+        let (bytes, overflow) = Int(items).multipliedReportingOverflow(by: Int(size))
+        guard !overflow, let block = malloc(16 + bytes) else { return nil }
+        block.storeBytes(of: bytes, as: Int.self)
+        opaque!.assumingMemoryBound(to: Int.self).pointee += bytes
+        return block + 16
+    }
+
+    private static let release: free_func = { opaque, address in
+        guard let address else { return }
+        let block = address - 16
+        opaque!.assumingMemoryBound(to: Int.self).pointee -= block.load(as: Int.self)
+        free(block)
     }
 
     private func run(_ stream: UnsafeMutablePointer<z_stream>, _ input: UnsafeRawBufferPointer,

@@ -45,8 +45,9 @@ struct ListenCommand: AsyncParsableCommand {
 
             Many lives: --keys-file takes one key a line (up to 100,000; a key with a TAB, space or \
             line break is refused). Each channel is read and decoded by its own task, on every core; \
-            connections are spread over loops of 500. A channel holds about 19 KiB, or about 120 KiB \
-            with compression (zlib state): use --no-compression for thousands of lives.
+            connections are spread over loops of 500. A channel holds about 17 KiB, or about 55 KiB \
+            with compression (zlib's state and 32 KiB window, filled by the first 32 KiB of text): use \
+            --no-compression for thousands of lives.
 
             Exit status: 0 the live ended (or --count, --duration); 1 the bcsvr connection failed; \
             2 nothing to follow (live ended or private, user offline without --wait); 3 the API \
