@@ -15,3 +15,14 @@ func chunkSizes(_ count: Int, pattern: Int) -> [Int] {
     }
     return sizes.isEmpty ? [0] : sizes
 }
+
+/// Calls `body` with `bytes[range]` copied into a fresh allocation of exactly its size, freed afterwards: a reader
+/// that reads past its chunk then overflows the heap, which AddressSanitizer reports (a slice of the whole input
+/// would let it read on unnoticed).
+func withExactChunk<Result>(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>,
+                            _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 1)
+    defer { chunk.deallocate() }
+    if !range.isEmpty { chunk.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[range])) }
+    return body(chunk)
+}

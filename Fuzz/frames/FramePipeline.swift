@@ -61,12 +61,8 @@ enum FuzzFrames {
         defer { pipeline.scratch.deallocate() }
         var start = 0
         for size in cuts {
-            // A fresh allocation of exactly the chunk: a read past it is a heap overflow AddressSanitizer reports.
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
-            defer { chunk.deallocate() }
-            if size > 0 { chunk.copyMemory(from: UnsafeRawBufferPointer(rebasing: stream[start..<start + size])) }
+            withExactChunk(stream, start..<start + size) { pipeline.feed($0) }
             start += size
-            pipeline.feed(chunk)
             if pipeline.stopped { break }
         }
         require(pipeline.payloadTotal <= stream.count, "more payload than bytes given")

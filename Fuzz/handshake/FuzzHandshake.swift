@@ -46,12 +46,10 @@ enum FuzzHandshake {
         var handshake = ClientHandshake(nonce: nonce, offersDeflate: offersDeflate, subprotocol: subprotocol)
         var start = 0
         for size in cuts {
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
-            defer { chunk.deallocate() }
-            if size > 0 { chunk.copyMemory(from: UnsafeRawBufferPointer(rebasing: answer[start..<start + size])) }
+            let outcome = withExactChunk(answer, start..<start + size) { handshake.consume(UnsafeRawBufferPointer($0)) }
             let before = start
             start += size
-            switch handshake.consume(UnsafeRawBufferPointer(chunk)) {
+            switch outcome {
             case .needMore:
                 require(start < ClientHandshake.maxAnswerBytes + 4, "\(start) bytes held past the cap")
                 continue

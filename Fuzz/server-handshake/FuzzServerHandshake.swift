@@ -41,12 +41,10 @@ enum FuzzServerHandshake {
         var handshake = ServerHandshake(acceptsDeflate: deflate)
         var start = 0
         for size in cuts {
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
-            defer { chunk.deallocate() }
-            if size > 0 { chunk.copyMemory(from: UnsafeRawBufferPointer(rebasing: request[start..<start + size])) }
+            let outcome = withExactChunk(request, start..<start + size) { handshake.consume(UnsafeRawBufferPointer($0)) }
             let before = start
             start += size
-            switch handshake.consume(UnsafeRawBufferPointer(chunk)) {
+            switch outcome {
             case .needMore:
                 require(start < ServerHandshake.maxRequestBytes + 4, "\(start) bytes held past the cap")
                 continue
