@@ -17,8 +17,8 @@ struct LibWebSocketsAssumptionsTests {
                 """
                 libwebsockets is \(installed), the assumptions were read from \(LibWebSocketsAssumptions.version): \
                 re-read every fact in Sources/BCWebSocket/LibWebSocketsAssumptions.swift (connect error texts, \
-                the raw method and write type, the context timeouts) and the server's in docs/DESIGN.md \
-                ("lws-version assumptions"), then update the version
+                the raw method and write type, the context timeouts, the raw listening role), then update the \
+                version
                 """)
     }
 

@@ -51,10 +51,7 @@ import TestSupport
                                      arguments: ["replay"] + fixtures + ["--interval", "5"], name: "bcstream replay")
         defer { replay.stop() }
         let url = try await replay.report("ws://", within: .seconds(10))
-        func client(_ key: String) throws -> PeerProcess {
-            try PeerProcess(executable: "/usr/bin/env",
-                            arguments: ["python3", "-u", PeerScript.directory + "/bcsvr_client.py", url, key], name: key)
-        }
+        func client(_ key: String) throws -> PeerProcess { try bcsvrClient(url: url, key: key) }
         let first = try client("first:key")
         defer { first.stop() }
         _ = try await first.reported(#""MSG\tfirst:key\t"#, times: 2, within: .seconds(20))
@@ -133,10 +130,7 @@ import TestSupport
                                      name: "bcstream replay")
         defer { replay.stop() }
         let url = try await replay.report("ws://", within: .seconds(10))
-        func client(_ key: String) throws -> PeerProcess {
-            try PeerProcess(executable: "/usr/bin/env",
-                            arguments: ["python3", "-u", PeerScript.directory + "/bcsvr_client.py", url, key], name: key)
-        }
+        func client(_ key: String) throws -> PeerProcess { try bcsvrClient(url: url, key: key) }
         let first = try client("first:key")
         defer { first.stop() }
         let second = try client("second:key")
@@ -154,4 +148,10 @@ import TestSupport
         defer { again.stop() }
         _ = try await again.reported(#""MSG\tfirst:key\t"#, within: .seconds(20))
     }
+}
+
+/// Tests/Peers/bcsvr_client.py subscribed to `key` at `url`: it prints every line the server sends.
+private func bcsvrClient(url: String, key: String) throws -> PeerProcess {
+    try PeerProcess(executable: "/usr/bin/env",
+                    arguments: ["python3", "-u", PeerScript.directory + "/bcsvr_client.py", url, key], name: key)
 }
