@@ -6,9 +6,9 @@
 It follows the replay processes' logs (`bcstream replay` says `sent <recording>:<line> on <key> to …` for each
 message of each live, heard or not), so it knows which comments each live has sent so far and when: comment
 `lci` N is line N of the drill's recording. It answers a live's comments sent so far, newest first, as the API
-does (shared/samples/api-live-comments.json), each with the comment's `lci` as its `id` and the time it was sent
-as `created_at`. A live id is its key with `:` made `-` (drill0:15 → drill0-15). Writes its port to PORT_FILE once
-listening; runs until killed.
+does (Tests/Peers/api/api-live-comments.json, a captured answer), each with the comment's `lci` as its `id` and
+the time it was sent as `created_at`. A live id is its key with `:` made `-` (drill0:15 → drill0-15). Writes its
+port to PORT_FILE once listening; runs until killed.
 """
 import http.server
 import json

@@ -1,8 +1,8 @@
 import BCMessages
 
 /// The recent comments of a live (`GET /api/live/live_comments?live_id=<id>`): `{"status":{…},"comments":[…]}`,
-/// newest first, each a `BacklogComment` (shared/samples/api-live-comments.json). A listener shows them, oldest
-/// first, before the live ones.
+/// newest first, each a `BacklogComment` (a captured answer: Tests/Peers/api/api-live-comments.json). A listener
+/// shows them, oldest first, before the live ones.
 public struct BacklogComments: Hashable, Sendable {
     /// Oldest first, at most `limit` of them (the newest).
     public var comments: [BacklogComment]

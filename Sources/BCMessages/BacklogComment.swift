@@ -1,7 +1,7 @@
 /// A recent comment of a live as the comments API gives it (`GET /api/live/live_comments?live_id=<id>`, one member
 /// of `comments`): not a bcsvr message, so not a `BCResponse`. Its keys are not a t=1 payload's (`lci`, `cm`, `u`,
 /// `ac`) but `{id, user_id, user_name, comment, created_at, profile_image_url, badge_image_url, is_moderator,
-/// is_continuous_streamer}` (shared/samples/api-live-comments.json).
+/// is_continuous_streamer}` (a captured answer: Tests/Peers/api/api-live-comments.json).
 ///
 /// Read as forgivingly as the catalogue reads messages: ids and times as strings or numbers, flags as 0/1, strings
 /// or booleans. Only `id` is required. Keys the model does not know are kept by name (`unknownKeys`) for

@@ -54,7 +54,7 @@ struct BenchCorpus {
         return BenchCorpus(name: "\(path) (\(messages.count) messages)", messages: messages)
     }
 
-    /// Messages in the shapes captured on the wire (`shared/samples/captured.ndjson`: a comment whose `lci` is a
+    /// Messages in the shapes captured on the wire (captured from the service: a comment whose `lci` is a
     /// string, a gift whose numbers are strings and whose `slot_id` is a number; raw UTF-8, unescaped slashes),
     /// with joins and viewer counts as the fixtures show them, and some gifts carrying event rankings (nested
     /// arrays of objects, as `35-gift-with-rankings.json`). About 500 bytes a message on average, mostly strings.

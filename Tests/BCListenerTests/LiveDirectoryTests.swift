@@ -7,8 +7,8 @@ import Synchronization
 import Testing
 
 /// The live directory's parts without a network: page references, the answers read from the captured samples
-/// (`Tests/Peers/api`, copies of shared/samples) and their hostile variants, the requests it makes, the bounded
-/// seen-set and the poll schedule.
+/// (`Tests/Peers/api`, answers captured from the service) and their hostile variants, the requests it makes, the
+/// bounded seen-set and the poll schedule.
 @Suite struct LiveDirectoryTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Peers/api")

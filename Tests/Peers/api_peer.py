@@ -7,7 +7,7 @@ Listens on 127.0.0.1, on a free port, with TLS (CERT and KEY, PEM), and prints t
 line of stdout. Every request is then reported as "request path=<path?query> cookie=<Cookie header|none>".
 It exits when its stdin closes (the tests give it a pipe).
 
-Answers are built from the captured samples in api/ beside this script (copies of shared/samples):
+Answers are built from the captured samples in api/ beside this script (answers captured from the service):
 
   GET /api/live/live?live_id=ID        the sample live, with live_id ID, broadcast_host BROADCAST_HOST and
                                        bcsvr_key/broadcast_key "test:ID"; or, by ID:
