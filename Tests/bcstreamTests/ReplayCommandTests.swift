@@ -46,17 +46,19 @@ import TestSupport
             .map { BCStreamProcess.repository.appendingPathComponent("Tests/Payloads/\($0).json").path }
         // Five seconds apart: the second channel starts after the first one's second fixture, so it ends at least
         // five seconds after the first, which stopped replay (half a second after the first channel) before. The
-        // second client has five seconds to subscribe, however loaded the machine.
+        // second client's interpreter is started first and subscribes on "go": its subscription takes
+        // milliseconds, not the seconds a Python start-up takes on a loaded machine (which once missed the window).
         let replay = try PeerProcess(executable: BCStreamProcess.executable.path,
                                      arguments: ["replay"] + fixtures + ["--interval", "5"], name: "bcstream replay")
         defer { replay.stop() }
         let url = try await replay.report("ws://", within: .seconds(10))
-        func client(_ key: String) throws -> PeerProcess { try bcsvrClient(url: url, key: key) }
-        let first = try client("first:key")
+        let second = try bcsvrClient(url: url, key: "second:key", onGo: true)
+        defer { second.stop() }
+        _ = try await second.reported("ready", within: .seconds(30))
+        let first = try bcsvrClient(url: url, key: "first:key")
         defer { first.stop() }
         _ = try await first.reported(#""MSG\tfirst:key\t"#, times: 2, within: .seconds(20))
-        let second = try client("second:key")
-        defer { second.stop() }
+        try second.write(line: "go")
         _ = try await first.reported(#""MSG\tfirst:key\t{\"t\":8}""#, within: .seconds(20))
         _ = try await second.reported(#""MSG\tsecond:key\t{\"t\":8}""#, within: .seconds(20))
         #expect(second.transcript.filter { $0.hasPrefix(#""MSG\tsecond:key\t"#) }.count == 3, "\(second.transcript)")
@@ -155,8 +157,11 @@ import TestSupport
     }
 }
 
-/// Tests/Peers/bcsvr_client.py subscribed to `key` at `url`: it prints every line the server sends.
-private func bcsvrClient(url: String, key: String) throws -> PeerProcess {
+/// Tests/Peers/bcsvr_client.py subscribed to `key` at `url`: it prints every line the server sends. With `onGo`
+/// it prints "ready" and subscribes once `write(line: "go")` tells it to.
+private func bcsvrClient(url: String, key: String, onGo: Bool = false) throws -> PeerProcess {
     try PeerProcess(executable: "/usr/bin/env",
-                    arguments: ["python3", "-u", PeerScript.directory + "/bcsvr_client.py", url, key], name: key)
+                    arguments: ["python3", "-u", PeerScript.directory + "/bcsvr_client.py", url, key]
+                        + (onGo ? ["--on-go"] : []),
+                    name: key)
 }
