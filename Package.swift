@@ -122,7 +122,8 @@ let package = Package(
             dependencies: ["BCMessages"],
             path: "Tests",
             exclude: [
-                "BCAuditTests", "BCConsoleTests", "BCFixturesTests", "BCFleetTests", "BCHTTPTests", "BCKindsGeneratorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
+                "BCAuditTests", "BCConsoleTests", "BCFixturesTests", "BCFleetTests", "BCHTTPTests", "BCKindsGeneratorTests",
+                "BCLineEditorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
                 "BCReplayTests", "BCWebSocketTests", "Hostile", "Peers", "TestSupport", "bcstreamTests",
             ],
             sources: ["BCFixtures"],
@@ -198,6 +199,9 @@ let package = Package(
         .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket", "TestSupport"]),
         .testTarget(name: "BCHTTPTests", dependencies: ["BCHTTP", "BCWebSocket", "TestSupport"]),
         .testTarget(name: "BCConsoleTests", dependencies: ["BCConsole", "BCListener", "BCMessages"]),
+        // What the prompt's editor does without a person at a terminal: its layout, the completion and history it
+        // hands libedit, and no editor when stdin is not a terminal.
+        .testTarget(name: "BCLineEditorTests", dependencies: ["BCConsole", "BCLineEditor", "CLibEdit"]),
         .testTarget(name: "BCNATSTests", dependencies: ["BCNATS", "TestSupport"]),
         .testTarget(
             name: "BCListenerTests",
