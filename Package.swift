@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -23,9 +23,9 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         // Counts allocations for `bcstream-bench` (malloc/free of the bench process only).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
-        // The worker's counters (swift-metrics) and their Prometheus text format (issue 14).
+        // The worker's counters (swift-metrics) and their Prometheus text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        // The fleet's log (worker, listen --publish): levels and metadata, a plain stderr handler (issue 27).
+        // The fleet's log (worker, listen --publish): levels and metadata, a plain stderr handler.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation`: the DocC catalogues of the library products (scripts/docs.sh).
@@ -85,7 +85,7 @@ let package = Package(
             providers: [.apt(["libnats-dev"])]
         ),
         // A thin Sendable binding over nats.c: connection with reconnect, JetStream publish with acks and
-        // Nats-Msg-Id, streams, pull consumers, ack / nak / in-progress (docs/DESIGN.md, issue 14).
+        // Nats-Msg-Id, streams, pull consumers, ack / nak / in-progress (docs/DESIGN.md, "The fleet").
         .target(name: "BCNATS", dependencies: ["CLibNATS"]),
         // The WebSocket client and server over libwebsockets. Its own target because both the
         // listener (client) and the replay tool (server) import it.
@@ -108,7 +108,7 @@ let package = Package(
         // prompt's completion and commands, what `decode` reads, and the bcsvr server that sends them to
         // subscribers.
         .target(name: "BCReplay", dependencies: ["BCConsole", "BCFixtures", "BCMessages", "BCListener", "BCWebSocket"]),
-        // The fixtures as a product (issue 29): Tests/Payloads, the one set of files the tests and the replay read,
+        // The fixtures as a product: Tests/Payloads, the one set of files the tests and the replay read,
         // copied whole into this target's resource bundle. The target's folder is Tests, so that Payloads lies
         // inside it (SwiftPM takes no resource from outside a target's folder, and cannot copy a target's own
         // folder); its sources are Tests/BCFixtures; every other folder of Tests is excluded here, or SwiftPM
@@ -120,7 +120,8 @@ let package = Package(
             dependencies: ["BCMessages"],
             path: "Tests",
             exclude: [
-                "BCAuditTests", "BCConsoleTests", "BCFixturesTests", "BCFleetTests", "BCHTTPTests", "BCKindsGeneratorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
+                "BCAuditTests", "BCConsoleTests", "BCFixturesTests", "BCFleetTests", "BCHTTPTests", "BCKindsGeneratorTests",
+                "BCLineEditorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
                 "BCReplayTests", "BCWebSocketTests", "Hostile", "Peers", "TestSupport", "bcstreamTests",
             ],
             sources: ["BCFixtures"],
@@ -129,7 +130,7 @@ let package = Package(
         // `bcstream audit` and `bcstream fixture add`: captures compared with the model (the catalogue's key paths,
         // `BCType.wireFields`) and a captured message made into a fixture. Pure Swift over BCMessages only.
         .target(name: "BCAudit", dependencies: ["BCMessages"]),
-        // The NATS fleet (issue 27): the worker, the live publisher and its bounded buffer, follow requests, the
+        // The NATS fleet: the worker, the live publisher and its bounded buffer, follow requests, the
         // subjects, the counters and the metrics HTTP server. A library so that `bcstream worker` is one user of it
         // and a program can embed a worker; its tests use it directly (BCFleetTests).
         .target(
@@ -193,6 +194,9 @@ let package = Package(
         .testTarget(name: "BCWebSocketTests", dependencies: ["BCWebSocket", "TestSupport"]),
         .testTarget(name: "BCHTTPTests", dependencies: ["BCHTTP", "BCWebSocket", "TestSupport"]),
         .testTarget(name: "BCConsoleTests", dependencies: ["BCConsole", "BCListener", "BCMessages"]),
+        // What the prompt's editor does without a person at a terminal: its layout, the completion and history it
+        // hands libedit, and no editor when stdin is not a terminal.
+        .testTarget(name: "BCLineEditorTests", dependencies: ["BCConsole", "BCLineEditor", "CLibEdit"]),
         .testTarget(name: "BCNATSTests", dependencies: ["BCNATS", "TestSupport"]),
         .testTarget(
             name: "BCListenerTests",

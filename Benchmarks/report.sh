@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The README's performance figures, all from one run of this script: it runs the benchmarks on one release build
-# and prints their tables as Markdown, headed by the date and the machine. Nothing in the README's Performance
-# section is written by hand: rerun this to refresh it.
+# The README's performance tables, all from one run of this script: it runs the benchmarks on one release build
+# and prints their tables as Markdown, headed by the date and the machine. Everything between the README's report
+# markers comes from here: rerun this to refresh it. The README's other figures (the fleet drill's, Autobahn's) are
+# copied by hand from their own scripts, each with its date.
 #
 #   Benchmarks/report.sh [--small] [--update-readme]
 #
@@ -19,7 +20,7 @@ root=$(cd "$here/.." && pwd)
 source "$here/common.sh"
 small=
 update=
-usage() { sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 while (($#)); do
     case $1 in
         --small) small=1; shift ;;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proof that BCStream's products travel (issue 29): a small package OUTSIDE the checkout (mktemp -d) depends on
+# Proof that BCStream's products travel: a small package OUTSIDE the checkout (mktemp -d) depends on
 # BCStream by path and uses only its public products, as an app's tests would: every fixture decoded through
 # BCFixtures and BCMessages, two of them served by ReplayServer to a ChannelListener, one audited, one printed
 # as bcstream prints it (BCConsole), and a fetch refused (BCHTTP). A product that leaks an internal type, or that

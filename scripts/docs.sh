@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The DocC documentation of every library target (issue 28), in one invocation of swift-docc-plugin (one
+# The DocC documentation of every library target, in one invocation of swift-docc-plugin (one
 # symbol graph build for all of them), with every DocC warning an error: an unresolved ``Symbol`` link, a
 # parameter documented for one argument but not the next... Archives: .build-docs/<Target>.doccarchive.
 # BCNATS is no product and has no catalogue: it is built for its doc comments.

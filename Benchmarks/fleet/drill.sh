@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fleet drill (issue 30): does the fleet follow every live to its end, store nothing twice and lose only what a
+# The fleet drill: does the fleet follow every live to its end, store nothing twice and lose only what a
 # live sends while no worker holds it, when a worker is SIGKILLed and a NATS node restarts mid-way?
 #
 # It starts, on loopback, in a temporary folder, on free ports (every process is stopped on exit, Ctrl-C too):

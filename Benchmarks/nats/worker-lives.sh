@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CPU and memory per live of one `bcstream worker` following many lives (issue 14). Not a timed test: a
+# CPU and memory per live of one `bcstream worker` following many lives. Not a timed test: a
 # measurement to read. Starts its own nats-server -js and `bcstream replay` on free loopback ports, queues LIVES
 # lives with `bcstream follow`, waits until the worker follows all of them (its metrics say so), then samples
 # the worker's CPU time and resident memory over WINDOW seconds and prints them per live.

@@ -1,18 +1,15 @@
 import ArgumentParser
+import BCMessages
 
 @main
 struct BCStreamCommand: AsyncParsableCommand {
-    /// The release this build is: the package's version, as its git tag names it (`v0.5.0`). Bumped with the tag,
-    /// in this one place; `bcstream --version` prints it.
-    static let version = "0.5.0"
-
     static let configuration = CommandConfiguration(
         commandName: "bcstream",
         abstract: "Turn a live stream's bcsvr pub/sub messages into typed values.",
         discussion: """
             Start with `bcstream demo` (a live replayed on loopback), then `bcstream help <subcommand>`.
             """,
-        version: version,
+        version: BCStreamVersion.current,
         subcommands: [DemoCommand.self, ListenCommand.self, ReplayCommand.self, DecodeCommand.self, TypesCommand.self,
                       AuditCommand.self, FixtureCommand.self, WorkerCommand.self, FollowCommand.self,
                       BenchMovedCommand.self]
