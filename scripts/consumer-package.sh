@@ -47,6 +47,9 @@ git -C "$clone" tag "$version" main
 count="${GIT_CONFIG_COUNT:-0}"
 export "GIT_CONFIG_KEY_$count=url.$clone.insteadOf" "GIT_CONFIG_VALUE_$count=$url" GIT_CONFIG_COUNT=$((count + 1))
 swiftpm=(--cache-path "$work/cache" --security-path "$work/security")
+# SwiftPM's lock files (named after the paths they lock) and the compiler's temporaries go there too.
+mkdir -p "$work/tmp"
+export TMPDIR="$work/tmp"
 
 mkdir -p "$consumer/Sources/$target" "$consumer/Tests/ConsumerTests"
 cat > "$consumer/Package.swift" <<SWIFT
