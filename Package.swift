@@ -121,8 +121,8 @@ let package = Package(
             path: "Tests",
             exclude: [
                 "BCAuditTests", "BCConsoleTests", "BCFixturesTests", "BCFleetTests", "BCHTTPTests", "BCKindsGeneratorTests",
-                "BCLineEditorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests",
-                "BCReplayTests", "BCWebSocketTests", "Hostile", "Peers", "TestSupport", "bcstreamTests",
+                "BCLineEditorTests", "BCListenerTests", "BCMessagesTests", "BCNATSTests", "BCReplayTests", "BCWebSocketTests",
+                "ExamplesTests", "Hostile", "Peers", "TestSupport", "bcstreamTests",
             ],
             sources: ["BCFixtures"],
             resources: [.copy("Payloads")]
@@ -210,6 +210,14 @@ let package = Package(
         ]),
         .testTarget(name: "BCReplayTests", dependencies: [
             "BCConsole", "BCReplay", "BCListener", "BCMessages", "BCWebSocket", "TestSupport",
+        ]),
+        // Every Swift example printed in README.md and the DocC articles, compiled exactly as printed, and run where
+        // it can be (PrintedExamplesTests holds each printed block to its copy here). One file per document,
+        // importing only what that document's examples import, so this target depends on every product they use.
+        .testTarget(name: "ExamplesTests", dependencies: [
+            "BCAudit", "BCConsole", "BCFixtures", "BCFleet", "BCHTTP", "BCLineEditor", "BCListener", "BCMessages",
+            "BCReplay", "BCWebSocket",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Runs the built commands (bcstream, bcstream-bench) as a user would.
         // The malloc interposer is built beside bcstream-bench for its counting run, which preloads it; the bench

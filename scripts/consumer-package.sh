@@ -1,16 +1,57 @@
 #!/usr/bin/env bash
-# Proof that BCStream's products travel: a small package OUTSIDE the checkout (mktemp -d) depends on
-# BCStream by path and uses only its public products, as an app's tests would: every fixture decoded through
-# BCFixtures and BCMessages, two of them served by ReplayServer to a ChannelListener, one audited, one printed
-# as bcstream prints it (BCConsole), and a fetch refused (BCHTTP). A product that leaks an internal type, or that
-# needs a file of the checkout at run time, fails here. Prints the build time.
+# Proof that BCStream's products travel, and that the README's "Use it in a package" lines work as they
+# are printed: a small package OUTSIDE the checkout (mktemp -d) whose manifest holds those lines verbatim
+# (the dependency by its URL and version, the app's target), and whose test target uses only BCStream's public
+# products, as an app's tests would: every fixture decoded through BCFixtures and BCMessages, two of them served by
+# ReplayServer to a ChannelListener, one audited, one printed as bcstream prints it (BCConsole), and a fetch refused
+# (BCHTTP). A product that leaks an internal type, or that needs a file of the checkout at run time, fails here, and
+# so does a README line that no longer builds. Prints the build time.
+#
+# Nothing is fetched from the URL: git's environment config points it at a bare clone of this checkout's HEAD (what
+# is committed; uncommitted changes are not in it), tagged with the README's version, so SwiftPM resolves that
+# version from tags as it does for a user. Its repository cache and fingerprints are scratch folders of the run: a
+# clone cached by an earlier run, or the fingerprint of another HEAD under the same version, cannot interfere.
 # Usage: scripts/consumer-package.sh [--keep]   (--keep leaves the package and says where)
 set -euo pipefail
 checkout="$(cd "$(dirname "$0")/.." && pwd)"
-consumer="$(mktemp -d "${TMPDIR:-/tmp}/bcstream-consumer.XXXXXX")"
-[[ "${1:-}" == "--keep" ]] || trap 'rm -rf "$consumer"' EXIT
+work="$(mktemp -d "${TMPDIR:-/tmp}/bcstream-consumer.XXXXXX")"
+[[ "${1:-}" == "--keep" ]] || trap 'rm -rf "$work"' EXIT
+consumer="$work/consumer"
+clone="$work/BCStream.git"
+fail() { echo "consumer package: $*" >&2; exit 1; }
 
-mkdir -p "$consumer/Sources/Consumer" "$consumer/Tests/ConsumerTests"
+# The README's manifest lines: its Swift block between <!-- consumer-package:begin --> and
+# <!-- consumer-package:end --> (Tests/ExamplesTests/PrintedExamplesTests.swift leaves that block to this script).
+lines="$(awk '/^<!-- consumer-package:end -->$/ { inside = 0 }
+              inside && !/^```/ { print }
+              /^<!-- consumer-package:begin -->$/ { inside = 1 }' "$checkout/README.md")"
+dependency='.*\.package(url: "\([^"]*\)", from: "\([^"]*\)").*'
+url="$(sed -n "s/$dependency/\1/p" <<<"$lines")"
+version="$(sed -n "s/$dependency/\2/p" <<<"$lines")"
+target="$(sed -n 's/.*\.target(name: "\([^"]*\)".*/\1/p' <<<"$lines")"
+[[ $(wc -l <<<"$url") == 1 && -n "$url" && -n "$version" && $(wc -l <<<"$target") == 1 && -n "$target" ]] ||
+    fail "README.md's consumer-package block should hold one .package(url:, from:) and one .target(name:):
+$lines"
+package_name="$(basename "$url" .git)"
+
+# The checkout's HEAD, alone, tagged as the README's version.
+head="$(git -C "$checkout" rev-parse --verify HEAD)" || fail "$checkout is not a git checkout with a commit"
+git -C "$checkout" diff --quiet HEAD -- ||
+    echo "consumer package: uncommitted changes are not in it; it builds HEAD ${head:0:12}" >&2
+git init --quiet --bare "$clone"
+git -C "$clone" fetch --quiet --no-tags "$checkout" "$head:refs/heads/main"
+git -C "$clone" symbolic-ref HEAD refs/heads/main
+git -C "$clone" tag "$version" main
+# One more git config entry, after any the environment has: the longest matching insteadOf wins, so this one
+# beats a machine's rule for all of https://github.com/.
+count="${GIT_CONFIG_COUNT:-0}"
+export "GIT_CONFIG_KEY_$count=url.$clone.insteadOf" "GIT_CONFIG_VALUE_$count=$url" GIT_CONFIG_COUNT=$((count + 1))
+swiftpm=(--cache-path "$work/cache" --security-path "$work/security")
+# SwiftPM's lock files (named after the paths they lock) and the compiler's temporaries go there too.
+mkdir -p "$work/tmp"
+export TMPDIR="$work/tmp"
+
+mkdir -p "$consumer/Sources/$target" "$consumer/Tests/ConsumerTests"
 cat > "$consumer/Package.swift" <<SWIFT
 // swift-tools-version: 6.1
 import PackageDescription
@@ -18,24 +59,23 @@ import PackageDescription
 let package = Package(
     name: "Consumer",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "$checkout")],
-    targets: [
-        .target(name: "Consumer", dependencies: [.product(name: "BCMessages", package: "$(basename "$checkout")")]),
-        .testTarget(name: "ConsumerTests", dependencies: [
-            "Consumer",
-            .product(name: "BCAudit", package: "$(basename "$checkout")"),
-            .product(name: "BCConsole", package: "$(basename "$checkout")"),
-            .product(name: "BCFixtures", package: "$(basename "$checkout")"),
-            .product(name: "BCHTTP", package: "$(basename "$checkout")"),
-            .product(name: "BCListener", package: "$(basename "$checkout")"),
-            .product(name: "BCMessages", package: "$(basename "$checkout")"),
-            .product(name: "BCReplay", package: "$(basename "$checkout")"),
-        ]),
-    ],
-    swiftLanguageModes: [.v6]
+    // README.md, "Use it in a package", as printed:
+$(sed 's/^/    /' <<<"$lines")
 )
+
+// This script's tests: one more target, over every product an app's tests might take.
+package.targets.append(.testTarget(name: "ConsumerTests", dependencies: [
+    "$target",
+    .product(name: "BCAudit", package: "$package_name"),
+    .product(name: "BCConsole", package: "$package_name"),
+    .product(name: "BCFixtures", package: "$package_name"),
+    .product(name: "BCHTTP", package: "$package_name"),
+    .product(name: "BCListener", package: "$package_name"),
+    .product(name: "BCMessages", package: "$package_name"),
+    .product(name: "BCReplay", package: "$package_name"),
+]))
 SWIFT
-cat > "$consumer/Sources/Consumer/Gifts.swift" <<'SWIFT'
+cat > "$consumer/Sources/$target/Gifts.swift" <<'SWIFT'
 import BCMessages
 
 /// The app's own use of the model: the coins a message gives, nil when it is no gift.
@@ -44,7 +84,7 @@ public func coins(of message: BCResponse) -> Int? {
     return gift.coins
 }
 SWIFT
-cat > "$consumer/Tests/ConsumerTests/ConsumerTests.swift" <<'SWIFT'
+{ echo "import $target"; cat <<'SWIFT'; } > "$consumer/Tests/ConsumerTests/ConsumerTests.swift"
 import BCAudit
 import BCConsole
 import BCFixtures
@@ -52,7 +92,6 @@ import BCHTTP
 import BCListener
 import BCMessages
 import BCReplay
-import Consumer
 import Foundation
 import Testing
 
@@ -119,8 +158,9 @@ SWIFT
 
 cd "$consumer"
 start=$(date +%s)
-swift build --build-tests 2>&1 | tee build.log | grep -E "warning:|error:" || true
-grep -q "Build complete" build.log || { tail -20 build.log; echo "consumer package: build failed ($consumer)" >&2; exit 1; }
-echo "consumer package: built in $(( $(date +%s) - start )) s"
-swift test --skip-build 2>&1 | tee test.log | grep -E "✘|Test run with"
+swift build --build-tests "${swiftpm[@]}" 2>&1 | tee build.log | grep -E "warning:|error:" || true
+grep -q "Build complete" build.log || { tail -20 build.log; fail "build failed ($consumer)"; }
+grep -q "Computed $url at $version" build.log || fail "$url was not resolved at $version ($consumer/build.log)"
+echo "consumer package: $url $version (HEAD ${head:0:12}) built in $(( $(date +%s) - start )) s"
+swift test --skip-build "${swiftpm[@]}" 2>&1 | tee test.log | grep -E "✘|Test run with"
 [[ "${1:-}" != "--keep" ]] || echo "consumer package kept in $consumer"

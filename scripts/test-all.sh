@@ -24,8 +24,9 @@ swift test --skip-build --no-parallel --filter "$nats_suites"
 
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" python3 -m pytest -q Tests/Hostile
 
-# The products from outside the checkout: a package in a temporary folder that depends on this one by path and
-# uses only its products (BCFixtures, BCMessages, BCReplay, BCListener, BCAudit). About 2 minutes.
+# The products from outside the checkout: a package in a temporary folder whose manifest holds the README's
+# "Use it in a package" lines as printed (the URL led to a clone of HEAD tagged with the README's version) and that
+# uses only the products (BCFixtures, BCMessages, BCReplay, BCListener, BCAudit, BCConsole, BCHTTP). About 2 minutes.
 bash scripts/consumer-package.sh
 
 bash Fuzz/run.sh 20
