@@ -1,9 +1,9 @@
 import CLibWebSockets
 import Foundation
 
-/// The service thread and its mailbox: the thread runs `lws_service` until the loop stops, and other threads reach
-/// it only through `submit` (a command queued under the mailbox lock, and a wake-up) and the start and finish
-/// waits. Also the loop's own timers: the one-second sweep and the stop deadline.
+/// The service thread and its mailbox: the thread turns the context's libev loop until the loop stops, and other
+/// threads reach it only through `submit` (a command queued under the mailbox lock, and a wake-up) and the start
+/// and finish waits. Also the loop's own timers: the one-second sweep and the stop deadline.
 extension ServiceCore {
     /// What other threads share with the service thread, under `mailbox`'s lock.
     struct Mailbox {
@@ -104,8 +104,9 @@ extension ServiceCore {
 
         let coalesce = role.isClient
         var load = DeliveryRate()
+        guard let eventLoop else { preconditionFailure("createContext makes the event loop with the context") }
         while !(stopping && (sessions.isEmpty || stopDeadlinePassed)) {
-            if lws_service(context, 0) < 0 { break }
+            bc_ev_run_once(eventLoop)
             freeRetiredTimers()
             if coalesce, deliveredThisPass > 0 {
                 // Busy: let the next messages gather before polling again (see `readCoalescing`).
@@ -123,6 +124,8 @@ extension ServiceCore {
         destroying = true
         lws_context_destroy(context)
         self.context = nil
+        bc_ev_loop_destroy(eventLoop)
+        self.eventLoop = nil
         for session in Array(sessions.values) {
             finish(session, closed: WebSocketCloseReason(
                 code: 1001, text: "", initiatedLocally: true, cause: .loopStopped))

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Threading invariant (the reason for `@unchecked Sendable`): everything below the `mailbox` is
 /// touched only on the service thread: in `run()`, in lws callbacks (which lws makes from inside
-/// `lws_service` or `lws_context_destroy` on that thread) and in the sul timer callbacks (same). The
+/// a turn of the event loop or `lws_context_destroy` on that thread) and in the sul timer callbacks (same). The
 /// only state shared with other threads is `mailbox`, guarded by its `Mutex`, and `nextID`, an
 /// `Atomic`. The only lws call made off the service thread is `lws_cancel_service`, and it is made
 /// while holding the mailbox lock, so it can never race `lws_context_destroy` (the service thread
@@ -19,6 +19,9 @@ final class ServiceCore: @unchecked Sendable {
     // MARK: Service-thread state
 
     var context: OpaquePointer?
+    /// The libev loop lws runs on (`bc_ev_loop_new`): this thread turns it (`run()`), and destroys it after the
+    /// context.
+    var eventLoop: OpaquePointer?
     var sessions: [UInt64: ServiceSession] = [:]
     var stopping = false
     var destroying = false
@@ -159,7 +162,19 @@ final class ServiceCore: @unchecked Sendable {
         case .server(let configuration, _, _):
             configureListening(&info, configuration)
         }
-        guard let context = ContextCreation.create(&info) else { return nil }
+        // Every socket of the context on libev's epoll loop (docs/DESIGN.md, "One wake-up, the sockets ready").
+        guard let loop = bc_ev_loop_new() else { return nil }
+        eventLoop = loop
+        info.options |= bc_lws_option_libev()
+        let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+        defer { foreignLoops.deallocate() }
+        foreignLoops.initialize(to: UnsafeMutableRawPointer(loop))
+        info.foreign_loops = foreignLoops
+        guard let context = ContextCreation.create(&info) else {
+            bc_ev_loop_destroy(loop)
+            eventLoop = nil
+            return nil
+        }
         if case .client = role { clientVhost = lws_get_vhost_by_name(context, "bc-0") }
         return context
     }

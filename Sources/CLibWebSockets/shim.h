@@ -5,6 +5,7 @@
 #define BC_LWS_SHIM_H
 
 #include <libwebsockets.h>
+#include <ev.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -17,6 +18,20 @@ static inline uint64_t bc_lws_option_disable_ipv6(void) { return LWS_SERVER_OPTI
 /// A listening vhost that binds every accepted socket to `listen_accept_role` / `listen_accept_protocol`: lws
 /// accepts and moves bytes, and parses nothing (LWS_SERVER_OPTION_ONLY_RAW's current name).
 static inline uint64_t bc_lws_option_adopt_listen_accept(void) { return LWS_SERVER_OPTION_ADOPT_APPLY_LISTEN_ACCEPT_CONFIG; }
+
+/// lws on libev (its evlib_ev plugin, Debian's libwebsockets-evlib-ev) with a loop of ours (`foreign_loops`): epoll
+/// on Linux, so a wake-up costs the sockets that are ready, not every socket (lws' own loop polls them all).
+static inline uint64_t bc_lws_option_libev(void) { return LWS_SERVER_OPTION_LIBEV; }
+/// An epoll loop (any backend libev has, where epoll is not); NULL if none can be made.
+static inline struct ev_loop *bc_ev_loop_new(void) {
+    struct ev_loop *loop = ev_loop_new(EVBACKEND_EPOLL);
+    return loop ? loop : ev_loop_new(EVFLAG_AUTO);
+}
+/// One turn: waits for an event (lws' timers are watchers of this loop too), then runs every callback due.
+static inline void bc_ev_run_once(struct ev_loop *loop) { ev_run(loop, EVRUN_ONCE); }
+static inline void bc_ev_loop_destroy(struct ev_loop *loop) { ev_loop_destroy(loop); }
+/// Whether the loop waits in epoll (else in another of libev's backends).
+static inline int bc_ev_uses_epoll(struct ev_loop *loop) { return ev_backend(loop) == EVBACKEND_EPOLL; }
 
 /// Listening ports that mean "do not listen".
 static inline int bc_lws_port_no_listen(void) { return CONTEXT_PORT_NO_LISTEN; }
