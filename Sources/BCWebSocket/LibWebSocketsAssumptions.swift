@@ -76,6 +76,18 @@ enum LibWebSocketsAssumptions {
     /// The role name lws 4.1.6 registers for raw sockets (lib/roles/raw-skt/ops-raw-skt.c, `role_ops_raw_skt.name`).
     static let listenAcceptRole = "raw-skt"
 
+    // MARK: The event loop
+
+    /// With `LWS_SERVER_OPTION_LIBEV` and a loop of ours in `foreign_loops`, lws 4.1.6 runs every socket of the
+    /// context on that libev loop (lib/event-libs/libev/libev.c): `elops_init_pt_ev` adopts the loop, a ready
+    /// socket's watcher services that one wsi (`lws_accept_cb` → `lws_service_fd_tsi`), lws' timers are an
+    /// `ev_timer`, and `lws_cancel_service`'s pipe is a watcher like any socket. `lws_context_destroy` stops lws'
+    /// watchers and leaves a foreign loop to its owner (`elops_destroy_context2_ev` skips it). The plugin is
+    /// loaded at context creation from Debian's libwebsockets-evlib-ev (lws is built with
+    /// `LWS_WITH_EVLIB_PLUGINS`); without it the creation fails. Checked by `LibWebSocketsAssumptionsTests`: a
+    /// loop waits in epoll.
+    static var eventLoopOption: UInt64 { bc_lws_option_libev() }
+
     // MARK: Timeouts
 
     /// lws' context-wide connect and handshake timeouts on a client loop (`connect_timeout_secs`,

@@ -162,10 +162,11 @@ final class ServiceCore: @unchecked Sendable {
         case .server(let configuration, _, _):
             configureListening(&info, configuration)
         }
-        // Every socket of the context on libev's epoll loop (docs/DESIGN.md, "One wake-up, the sockets ready").
+        // Every socket of the context on libev's epoll loop (LibWebSocketsAssumptions.eventLoopOption): a wake-up
+        // costs the sockets that are ready, where lws' own loop handed poll(2) every socket.
         guard let loop = bc_ev_loop_new() else { return nil }
         eventLoop = loop
-        info.options |= bc_lws_option_libev()
+        info.options |= LibWebSocketsAssumptions.eventLoopOption
         let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
         defer { foreignLoops.deallocate() }
         foreignLoops.initialize(to: UnsafeMutableRawPointer(loop))

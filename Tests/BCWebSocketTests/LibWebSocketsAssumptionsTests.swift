@@ -58,12 +58,20 @@ struct LibWebSocketsAssumptionsTests {
                 "lws says \"\(text)\" when its connect timer fires: add its words to timeoutPhrases")
     }
 
-    @Test("a RAW connection puts exactly what is written on the wire: no HTTP request, no framing")
-    func rawPassThrough() throws {
+    /// On lws' own loop, and on the libev loop the binding runs every context on (`eventLoopOption`): the plugin
+    /// loads, the loop waits in epoll, and a connection's events reach its callbacks as on lws' own loop.
+    @Test("a RAW connection puts exactly what is written on the wire: no HTTP request, no framing",
+          arguments: [false, true])
+    func rawPassThrough(onLibev: Bool) throws {
         let listener = try LoopbackListener(backlog: 4)
         defer { listener.close() }
         let bytes = Array("GET / HTTP/1.1\r\nHost: probe\r\n\r\n\u{0}\u{81}\u{FF}".utf8)
-        let outcome = LibWebSocketsProbe.connect(to: "127.0.0.1", port: listener.port, write: bytes)
+        var epoll = false
+        let outcome = LibWebSocketsProbe.connect(to: "127.0.0.1", port: listener.port, write: bytes,
+                                                 onLibev: onLibev, waitedInEpoll: &epoll)
+        if onLibev {
+            #expect(epoll, "libev's loop does not wait in epoll here: a wake-up would cost every socket again")
+        }
         #expect(outcome == .connected(wrote: Int32(bytes.count)),
                 "method \"\(LibWebSocketsAssumptions.rawMethod)\" and write type rawWrite: \(outcome)")
         let accepted = listener.accept()

@@ -25,8 +25,11 @@ final class LibWebSocketsProbe {
     /// Connects to `address:port` (numeric) as a raw socket ("RAW", `LibWebSocketsAssumptions.rawMethod`) on a
     /// context whose `connect_timeout_secs` is `connectTimeoutSeconds`, writes `write` with
     /// `LibWebSocketsAssumptions.rawWrite` once connected, and says what happened.
+    /// With `onLibev`, the context runs on a libev loop of the probe's (`LibWebSocketsAssumptions.eventLoopOption`),
+    /// which the probe turns, and `waitedInEpoll` says whether that loop's backend is epoll.
     static func connect(to address: String, port: Int, connectTimeoutSeconds: UInt32 = 20, write: [UInt8]? = nil,
-                        limit: Duration = .seconds(10)) -> Outcome {
+                        limit: Duration = .seconds(10), onLibev: Bool = false,
+                        waitedInEpoll: UnsafeMutablePointer<Bool>? = nil) -> Outcome {
         let probe = LibWebSocketsProbe(toWrite: write)
         let name = strdup("probe")!
         let vhostName = strdup("probe-0")!
@@ -52,9 +55,24 @@ final class LibWebSocketsProbe {
         info.connect_timeout_secs = connectTimeoutSeconds
         info.timeout_secs = connectTimeoutSeconds
         lws_set_log_level(0, nil)
-        guard let context = lws_create_context(&info) else { return .failed("no context") }
-        // lws calls back into the probe while it destroys the context.
-        defer { withExtendedLifetime(probe) { lws_context_destroy(context) } }
+        let eventLoop = onLibev ? bc_ev_loop_new() : nil
+        let foreignLoops = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+        defer { foreignLoops.deallocate() }
+        if let eventLoop {
+            foreignLoops.initialize(to: UnsafeMutableRawPointer(eventLoop))
+            info.foreign_loops = foreignLoops
+            info.options |= LibWebSocketsAssumptions.eventLoopOption
+            waitedInEpoll?.pointee = bc_ev_uses_epoll(eventLoop) != 0
+        }
+        guard let context = lws_create_context(&info) else {
+            if let eventLoop { bc_ev_loop_destroy(eventLoop) }
+            return .failed("no context")
+        }
+        // lws calls back into the probe while it destroys the context; the loop is ours to destroy after it.
+        defer {
+            withExtendedLifetime(probe) { lws_context_destroy(context) }
+            if let eventLoop { bc_ev_loop_destroy(eventLoop) }
+        }
 
         // Our own deadline, so that a library that never answers fails the test instead of hanging it, and a tick
         // every `tickMicroseconds`: lws 4.1.6 checks a connection's timeout only when something wakes its loop (the
@@ -85,7 +103,11 @@ final class LibWebSocketsProbe {
             probe.outcome = .failed("lws_client_connect_via_info returned NULL")
         }
         while probe.outcome == nil {
-            if lws_service(context, 0) < 0 { break }
+            if let eventLoop {
+                bc_ev_run_once(eventLoop)
+            } else if lws_service(context, 0) < 0 {
+                break
+            }
         }
         lws_sul_cancel(ServiceCore.sul(of: deadline))
         lws_sul_cancel(ServiceCore.sul(of: timers + 1))
