@@ -51,7 +51,12 @@ public struct ListenSession: Sendable {
     /// buffered stdout (`MessageOutput`): no hop through a central loop per message, and channels format on
     /// as many cores as there are. The status line and the counts are shared under a lock; stdout is flushed
     /// when a channel has nothing more waiting, and before every note on stderr, so the two stay in order.
+    ///
+    /// Without a backlog or a forwarder (both await in the channel's task), each channel is run where its frames
+    /// arrive instead (`ChannelListener.run(handler:)`): its messages are formatted and written on the loop's
+    /// thread, so a message that arrives alone costs one wake-up, not two (`runWhereFramesArrive()`).
     public func run() async -> Outcome {
+        if backlog == nil, forwarder == nil { return await runWhereFramesArrive() }
         let printer = SessionPrinter(format: format, channels: listeners.count, count: count,
                                      dropsSeenComments: backlog != nil)
         let backlog = backlog

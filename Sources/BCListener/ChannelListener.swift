@@ -76,7 +76,7 @@ public struct ChannelListener: AsyncSequence, Sendable {
 
         /// Waits for what the loop's thread and the timers queued, and runs the session over all of it.
         private mutating func handleNextInputs(isolation actor: isolated (any Actor)? = #isolation) async {
-            await session.inputs.next(into: &batch)
+            await session.inputs.queue.next(into: &batch)
             session.handle(batch)
             batch.removeAll(keepingCapacity: true)  // the frames are the events' now: not held twice
         }
@@ -129,10 +129,11 @@ public struct ChannelListener: AsyncSequence, Sendable {
 }
 
 /// One iteration's session: the state machine and the connection it drives, owned by the iterator and run by
-/// the consumer (`ChannelListener.Iterator.next`). Not Sendable: only the iterator touches it; what the loop's
-/// thread and the timers produce reaches it through `inputs`.
+/// the consumer (`ChannelListener.Iterator.next`), or by `DirectDriver` where its inputs arrive
+/// (`ChannelListener.run(handler:)`). Not Sendable: one of them at a time touches it; what the loop's thread and
+/// the timers produce reaches it through `inputs`.
 final class ListenerSession {
-    let inputs = BatchQueue<ChannelListener.Input>()
+    let inputs: SessionInputs
     let window: ReceiveWindow
     private let configuration: BCListenerConfiguration
     private let webSocket: WebSocketClientConfiguration
@@ -159,7 +160,9 @@ final class ListenerSession {
     private let url: WebSocketURL?
     private let connectionSettings: WebSocketClientConfiguration
 
-    init(listener: ChannelListener) {
+    /// A session whose inputs go to `inputs` (its queue, or its driver). It connects at once.
+    init(listener: ChannelListener, inputs: SessionInputs = SessionInputs()) {
+        self.inputs = inputs
         configuration = listener.configuration
         webSocket = listener.webSocket
         recorder = listener.recorder

@@ -98,6 +98,7 @@ final class ListenerHarness: Sendable {
     let port: Int
     let loop = WebSocketLoop(name: "BCListenerTests.integration")
     private let inboxes = Mutex<[Inbox<Heard>]>([])
+    private let runs = Mutex<[Task<Void, Never>]>([])
 
     init(port: Int) { self.port = port }
 
@@ -124,9 +125,30 @@ final class ListenerHarness: Sendable {
         return inbox
     }
 
+    /// The same listener run where its frames arrive (`run(handler:)`): each event is pushed into the inbox by
+    /// the handler, and `handler` (when given) decides whether the session goes on.
+    func listenWhereFramesArrive(_ configuration: BCListenerConfiguration,
+                                 handler: (@Sendable (BCListenerEvent) -> Bool)? = nil) -> Inbox<Heard> {
+        let listener = ChannelListener(configuration: configuration, loop: loop)
+        let inbox = Inbox<Heard>()
+        let task = Task {
+            await listener.run { event in
+                inbox.push(Heard(event: event, at: .now))
+                return handler?(event) ?? true
+            }
+            inbox.finish()
+        }
+        runs.withLock { $0.append(task) }
+        return inbox
+    }
+
     /// Cancels every listener's consumer and shuts the loop down (closing whatever is still open).
     func tearDown() async {
         for inbox in inboxes.withLock({ $0 }) { inbox.cancel() }
+        for run in runs.withLock({ $0 }) {
+            run.cancel()
+            await run.value
+        }
         await loop.shutdown()
     }
 }

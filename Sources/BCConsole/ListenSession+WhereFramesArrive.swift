@@ -1,0 +1,61 @@
+import BCListener
+import BCMessages
+import Synchronization
+
+extension ListenSession {
+    /// The session with each channel run where its frames arrive: every event is printed by the thread that read
+    /// its frame (the loop's), and stdout is flushed after each, as the task of a quiet channel does. The clock
+    /// (`duration`) and the count stop it as they stop `run()`'s channels: the channels still running are
+    /// cancelled and leave politely.
+    func runWhereFramesArrive() async -> Outcome {
+        let printer = SessionPrinter(format: format, channels: listeners.count, count: count)
+        let onEvent = onEvent
+        let channels = listeners.count
+        await withTaskGroup(of: Bool.self) { group in
+            for listener in listeners {
+                let key = listener.configuration.key.text
+                let host = listener.configuration.host
+                let scratch = ChannelScratch()
+                group.addTask {
+                    await listener.run { event in
+                        onEvent?(event, key)
+                        let keepGoing = scratch.withWriter { printer.handle(event, key: key, host: host, scratch: &$0) }
+                        printer.output.flush()
+                        return keepGoing && !printer.stopping
+                    }
+                    return true
+                }
+            }
+            if let duration {
+                group.addTask {
+                    do {
+                        try await Task.sleep(for: duration)
+                    } catch {
+                        return false  // every channel ended first
+                    }
+                    printer.stop(because: "stopping: --duration reached")
+                    return false
+                }
+            }
+            var running = channels
+            while let wasChannel = await group.next() {
+                if wasChannel { running -= 1 }
+                if running == 0 || printer.stopping { group.cancelAll() }
+            }
+        }
+        return printer.finish()
+    }
+}
+
+/// One channel's NDJSON writer, reused by every event of the channel.
+///
+/// `@unchecked Sendable`: `ChannelListener.run(handler:)` calls a channel's handler for one event at a time, never
+/// twice at once, so `writer` is only ever used by one thread at a time, each call ordered after the last by the
+/// driver's lock.
+private final class ChannelScratch: @unchecked Sendable {
+    private var writer = CanonicalJSONWriter(capacity: 4096)
+
+    func withWriter<Result>(_ body: (inout CanonicalJSONWriter) -> Result) -> Result {
+        body(&writer)
+    }
+}
