@@ -24,11 +24,14 @@ public final class PeerProcess: @unchecked Sendable {
     public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Starts `executable` with `arguments`; its stdin is a pipe that stays open, empty, until `stop()`.
-    /// `environment` adds to (or replaces entries of) this process's environment.
-    public init(executable: String, arguments: [String], name: String, environment: [String: String] = [:]) throws {
+    /// `environment` adds to (or replaces entries of) this process's environment; `directory`, when given, is its
+    /// working directory (this process's otherwise).
+    public init(executable: String, arguments: [String], name: String, environment: [String: String] = [:],
+                directory: URL? = nil) throws {
         self.name = name
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
