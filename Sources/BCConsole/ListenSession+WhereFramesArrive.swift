@@ -10,37 +10,15 @@ extension ListenSession {
     func runWhereFramesArrive() async -> Outcome {
         let printer = SessionPrinter(format: format, channels: listeners.count, count: count)
         let onEvent = onEvent
-        let channels = listeners.count
-        await withTaskGroup(of: Bool.self) { group in
-            for listener in listeners {
-                let key = listener.configuration.key.text
-                let host = listener.configuration.host
-                let scratch = ChannelScratch()
-                group.addTask {
-                    await listener.run { event in
-                        onEvent?(event, key)
-                        let keepGoing = scratch.withWriter { printer.handle(event, key: key, host: host, scratch: &$0) }
-                        printer.output.flush()
-                        return keepGoing && !printer.stopping
-                    }
-                    return true
-                }
-            }
-            if let duration {
-                group.addTask {
-                    do {
-                        try await Task.sleep(for: duration)
-                    } catch {
-                        return false  // every channel ended first
-                    }
-                    printer.stop(because: "stopping: --duration reached")
-                    return false
-                }
-            }
-            var running = channels
-            while let wasChannel = await group.next() {
-                if wasChannel { running -= 1 }
-                if running == 0 || printer.stopping { group.cancelAll() }
+        await runChannels(printer: printer) { _, listener in
+            let key = listener.configuration.key.text
+            let host = listener.configuration.host
+            let scratch = ChannelScratch()
+            await listener.run { event in
+                onEvent?(event, key)
+                let keepGoing = scratch.withWriter { printer.handle(event, key: key, host: host, scratch: &$0) }
+                printer.output.flush()
+                return keepGoing && !printer.stopping
             }
         }
         return printer.finish()

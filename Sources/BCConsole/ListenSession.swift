@@ -60,30 +60,41 @@ public struct ListenSession: Sendable {
         let printer = SessionPrinter(format: format, channels: listeners.count, count: count,
                                      dropsSeenComments: backlog != nil)
         let backlog = backlog
-        let channels = listeners.count
         let forwarder = forwarder
+        let onEvent = onEvent
+        await runChannels(printer: printer) { index, listener in
+            let key = listener.configuration.key.text
+            let host = listener.configuration.host
+            var events = listener.makeAsyncIterator()
+            var backlogFetched = backlog == nil
+            // This channel's NDJSON lines are written here, one buffer for all of them.
+            var scratch = CanonicalJSONWriter(capacity: 4096)
+            let forward = forwarder?(index, key)
+            while let event = await events.next() {
+                onEvent?(event, key)
+                if let forward { await forward(event) }
+                var keepGoing = printer.handle(event, key: key, host: host, scratch: &scratch)
+                if keepGoing, !backlogFetched, case .subscribed = event, let backlog {
+                    backlogFetched = true
+                    keepGoing = printer.handleBacklog(await backlog(key), key: key)
+                }
+                if !events.moreAreWaiting { printer.output.flush() }
+                if !keepGoing { break }
+            }
+        }
+        return printer.finish()
+    }
+
+    /// Runs `channel` for every listener at once (each with its index), and the clock (`duration`): a channel that
+    /// stops the session (the count) or the clock ends it, and the channels still running are cancelled (their
+    /// listeners leave politely). It also ends when every channel has.
+    func runChannels(printer: SessionPrinter,
+                     _ channel: @escaping @Sendable (Int, ChannelListener) async -> Void) async {
+        let channels = listeners.count
         await withTaskGroup(of: Bool.self) { group in
             for (index, listener) in listeners.enumerated() {
-                let key = listener.configuration.key.text
-                let host = listener.configuration.host
-                let onEvent = onEvent
                 group.addTask {
-                    var events = listener.makeAsyncIterator()
-                    var backlogFetched = backlog == nil
-                    // This channel's NDJSON lines are written here, one buffer for all of them.
-                    var scratch = CanonicalJSONWriter(capacity: 4096)
-                    let forward = forwarder?(index, key)
-                    while let event = await events.next() {
-                        onEvent?(event, key)
-                        if let forward { await forward(event) }
-                        var keepGoing = printer.handle(event, key: key, host: host, scratch: &scratch)
-                        if keepGoing, !backlogFetched, case .subscribed = event, let backlog {
-                            backlogFetched = true
-                            keepGoing = printer.handleBacklog(await backlog(key), key: key)
-                        }
-                        if !events.moreAreWaiting { printer.output.flush() }
-                        if !keepGoing { break }
-                    }
+                    await channel(index, listener)
                     return true
                 }
             }
@@ -98,14 +109,11 @@ public struct ListenSession: Sendable {
                     return false
                 }
             }
-            // A channel that stops the session (--count) or the clock ends it: the other channels are cancelled
-            // (their listeners leave politely). It also ends when every channel has.
             var running = channels
             while let wasChannel = await group.next() {
                 if wasChannel { running -= 1 }
                 if running == 0 || printer.stopping { group.cancelAll() }
             }
         }
-        return printer.finish()
     }
 }
