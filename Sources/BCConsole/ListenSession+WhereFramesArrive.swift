@@ -4,7 +4,7 @@ import Synchronization
 
 extension ListenSession {
     /// The session with each channel run where its frames arrive: every event is printed by the thread that read
-    /// its frame (the loop's), and stdout is flushed after each, as the task of a quiet channel does. The clock
+    /// its frame (the loop's), and stdout is written within `MessageOutput.flushDelay` of it. The clock
     /// (`duration`) and the count stop it as they stop `run()`'s channels: the channels still running are
     /// cancelled and leave politely.
     func runWhereFramesArrive() async -> Outcome {
@@ -17,7 +17,7 @@ extension ListenSession {
             await listener.run { event in
                 onEvent?(event, key)
                 let keepGoing = scratch.withWriter { printer.handle(event, key: key, host: host, scratch: &$0) }
-                printer.output.flush()
+                printer.output.flushSoon()
                 return keepGoing && !printer.stopping
             }
         }

@@ -78,7 +78,7 @@ public struct ListenSession: Sendable {
                     backlogFetched = true
                     keepGoing = printer.handleBacklog(await backlog(key), key: key)
                 }
-                if !events.moreAreWaiting { printer.output.flush() }
+                if !events.moreAreWaiting { printer.output.flushSoon() }
                 if !keepGoing { break }
             }
         }
