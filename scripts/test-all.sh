@@ -6,7 +6,8 @@
 #   3. every fuzz target for 20 seconds (Fuzz/run.sh: the decoders and each parser of outside bytes);
 #   4. the benchmarks, small, so that they keep working: the peers (Benchmarks/peers), decoding beside msgspec
 #      (Benchmarks/decode), replay as a sender beside a C server (Benchmarks/sender), busy channels on every core
-#      (Benchmarks/channels), many channels in one listen (Benchmarks/subscriptions) and the fleet drill
+#      (Benchmarks/channels), many channels in one listen (Benchmarks/subscriptions), the same rate over 10 and 100
+#      channels at a live's pace beside the Python script a user would write (Benchmarks/pace) and the fleet drill
 #      (Benchmarks/fleet: a worker killed and a NATS node restarted under 300 lives);
 #   5. the libwebsockets binding's tests once more under AddressSanitizer.
 set -euo pipefail
@@ -41,6 +42,7 @@ BCSTREAM_BENCH_BIN="$(swift build --show-bin-path)/bcstream-bench" bash Benchmar
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/sender/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/channels/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/subscriptions/run.sh --small
+BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/pace/run.sh --small
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" bash Benchmarks/replay/subscribers.sh 500
 
 # The fleet benchmark, tiny: it only has to keep working (figures: Benchmarks/nats/worker-lives.sh, 1,000 lives).
