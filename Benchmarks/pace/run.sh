@@ -124,10 +124,15 @@ for n in "${channel_counts[@]}"; do
     done
     [[ $url == ws://* ]] || fail "the replay did not start: $(head -c 500 "$work/replay.log")"
 
+    # --no-compression: what listen --help advises for thousands of lives, and the Python script does not compress.
+    # --connect-timeout 30 (the Python script's too): the replay, one lws thread, answers the upgrades of 19,000
+    # connections opened at once in about 10 s on 2 cores, listen's default timeout; past it every channel gives
+    # up and reconnects at once, a storm that can take either process to its open-file limit (see README.md).
+    listen=(listen "$url" --keys-file "$work/keys" --format ndjson --no-compression --connect-timeout 30)
     if [[ -n ${BCSTREAM_BASELINE:-} ]]; then
-        measure baseline "$n" "$BCSTREAM_BASELINE" listen "$url" --keys-file "$work/keys" --format ndjson --no-compression
+        measure baseline "$n" "$BCSTREAM_BASELINE" "${listen[@]}"
     fi
-    measure bcstream "$n" "$bcstream" listen "$url" --keys-file "$work/keys" --format ndjson --no-compression
+    measure bcstream "$n" "$bcstream" "${listen[@]}"
     measure python "$n" "$python" "$here/py_pace_receiver.py" "$url" "$work/keys"
 
     kill "$replay" 2>/dev/null || true
