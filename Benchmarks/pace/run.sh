@@ -8,7 +8,11 @@
 #
 #   Benchmarks/pace/run.sh [--counts 10,100,1000,5000,19000] [--seconds 20] [--warmup 3] [--rate 5000] [--small]
 #
-# --small: counts 10,100, a 3 s window and 1 s of warm-up (CI: under a minute on a debug build).
+# --counts: the channel counts N, one replay each (N + 200 must fit under `ulimit -Hn`). --seconds: the window
+# measured, rounded up to whole intervals; it starts --warmup seconds plus one interval after the last channel
+# subscribed. --rate: messages a second in all. --small: counts 10,100, a 3 s window, 1 s of warm-up (CI: under a
+# minute on a debug build). Read the table by CPU µs/msg (each receiver's own cost) and msg/s received (≈ RATE;
+# " !" and a note when not, saying whether the replay or the receiver fell short).
 # BCSTREAM_BIN=path uses that bcstream (listen and replay) instead of building a release one into .build-release;
 # BCSTREAM_BASELINE=path adds a "baseline" row for each N, the same listen with that binary, measured just before
 # "bcstream" against the same replay: an A/B of two builds in one run. PYTHON=path picks the Python (python3).
@@ -24,7 +28,7 @@ warmup=3
 rate=5000
 python=${PYTHON:-python3}
 
-usage() { sed -n '2,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 number() { [[ ${2:-} =~ ^[0-9]+(\.[0-9]+)?$ && ! ${2:-} =~ ^0+(\.0*)?$ ]] || fail "$1 wants a positive number"; }
 
 while (($#)); do
