@@ -8,7 +8,11 @@
 #
 #   Benchmarks/pace/run.sh [--counts 10,100,1000,5000,19000] [--seconds 20] [--warmup 3] [--rate 5000] [--small]
 #
-# --small: counts 10,100, a 3 s window and 1 s of warm-up (CI: under a minute on a debug build).
+# --counts: the channel counts N, one replay each (N + 200 must fit under `ulimit -Hn`). --seconds: the window
+# measured, rounded up to whole intervals; it starts --warmup seconds plus one interval after the last channel
+# subscribed. --rate: messages a second in all. --small: counts 10,100, a 3 s window, 1 s of warm-up (CI: under a
+# minute on a debug build). Read the table by CPU µs/msg (each receiver's own cost) and msg/s received (≈ RATE;
+# " !" and a note when not, saying whether the replay or the receiver fell short).
 # BCSTREAM_BIN=path uses that bcstream (listen and replay) instead of building a release one into .build-release;
 # BCSTREAM_BASELINE=path adds a "baseline" row for each N, the same listen with that binary, measured just before
 # "bcstream" against the same replay: an A/B of two builds in one run. PYTHON=path picks the Python (python3).
@@ -24,7 +28,7 @@ warmup=3
 rate=5000
 python=${PYTHON:-python3}
 
-usage() { sed -n '2,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 number() { [[ ${2:-} =~ ^[0-9]+(\.[0-9]+)?$ && ! ${2:-} =~ ^0+(\.0*)?$ ]] || fail "$1 wants a positive number"; }
 
 while (($#)); do
@@ -124,10 +128,15 @@ for n in "${channel_counts[@]}"; do
     done
     [[ $url == ws://* ]] || fail "the replay did not start: $(head -c 500 "$work/replay.log")"
 
+    # --no-compression: what listen --help advises for thousands of lives, and the Python script does not compress.
+    # --connect-timeout 30 (the Python script's too): the replay, one lws thread, answers the upgrades of 19,000
+    # connections opened at once in about 10 s on 2 cores, listen's default timeout; past it every channel gives
+    # up and reconnects at once, a storm that can take either process to its open-file limit (see README.md).
+    listen=(listen "$url" --keys-file "$work/keys" --format ndjson --no-compression --connect-timeout 30)
     if [[ -n ${BCSTREAM_BASELINE:-} ]]; then
-        measure baseline "$n" "$BCSTREAM_BASELINE" listen "$url" --keys-file "$work/keys" --format ndjson --no-compression
+        measure baseline "$n" "$BCSTREAM_BASELINE" "${listen[@]}"
     fi
-    measure bcstream "$n" "$bcstream" listen "$url" --keys-file "$work/keys" --format ndjson --no-compression
+    measure bcstream "$n" "$bcstream" "${listen[@]}"
     measure python "$n" "$python" "$here/py_pace_receiver.py" "$url" "$work/keys"
 
     kill "$replay" 2>/dev/null || true
@@ -139,8 +148,9 @@ done
 echo
 echo "pace benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'): $rate messages/s in all over N channels (each channel one" \
     "message every N/$rate s; comment, join, viewer-count and gift fixtures, 530 bytes on average), one bcstream" \
-    "replay per N on loopback, no compression; each receiver measured over $seconds s after every channel" \
-    "subscribed, $warmup s and one interval of warm-up; stdout counted through a pipe"
+    "replay per N on loopback, no compression; each receiver measured over $seconds s (rounded up to a" \
+    "whole number of intervals) after every channel subscribed, $warmup s and one interval of warm-up; stdout" \
+    "counted through a pipe"
 echo
 "$python" "$here/measure.py" table --results "$results"
 echo
