@@ -3,8 +3,8 @@
 
   measure.py run --name NAME --channels N --rate R --replay-pid PID --replay-log FILE --stderr FILE
                  --results FILE [--warmup S] [--seconds S] [--start-timeout S] -- COMMAND...
-      Starts COMMAND (a receiver subscribing to N channels of the replay), reading its stdout through a pipe and
-      counting its lines (one NDJSON line a message), its stderr to the --stderr file. Waits until it said
+      Starts COMMAND (a receiver subscribing to N channels of the replay), its stdout into a file whose lines it
+      counts (one NDJSON line a message), its stderr to the --stderr file. Waits until it said
       "subscribed to channel KEY" for N distinct keys, then --warmup seconds more plus one channel's interval (N / R: every channel
       is then in its rhythm), then measures over --seconds rounded up to a whole number of intervals: the receiver's CPU time (utime + stime of
       /proc/PID/stat, every thread), the lines it wrote, and the replay's CPU time and the messages it logged as
@@ -64,19 +64,27 @@ def status_kib(pid, *names):
 
 
 class LineCounter(threading.Thread):
-    """Reads a pipe to its end in large chunks and counts its line ends."""
+    """Follows the file a receiver writes its stdout to (as `listen > live.ndjson` does: a file never holds its
+    writer up, where a pipe's reader would be part of the measure) and counts its line ends, until stopped."""
 
-    def __init__(self, fd):
+    def __init__(self, path):
         super().__init__(daemon=True)
-        self.fd = fd
+        self.path = path
         self.lines = 0
+        self.stopping = threading.Event()
 
     def run(self):
-        while True:
-            chunk = os.read(self.fd, 1 << 20)
-            if not chunk:
-                return
-            self.lines += chunk.count(b"\n")
+        with open(self.path, "rb") as file:
+            while True:
+                chunk = file.read(1 << 20)
+                if chunk:
+                    self.lines += chunk.count(b"\n")
+                elif self.stopping.wait(0.02):
+                    self.lines += file.read().count(b"\n")
+                    return
+
+    def stop(self):
+        self.stopping.set()
 
 
 class StderrWatch:
@@ -132,12 +140,13 @@ def run(args):
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     interval = args.channels / args.rate
     problem = None
-    with open(args.stderr, "wb") as stderr:
+    stdout_path = args.stderr + ".stdout"
+    with open(args.stderr, "wb") as stderr, open(stdout_path, "wb") as stdout:
         started = time.monotonic()
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL,
+        child = subprocess.Popen(command, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
                                  preexec_fn=die_with_parent)
     stop_on_signals([child])
-    counter = LineCounter(child.stdout.fileno())
+    counter = LineCounter(stdout_path)
     counter.start()
     watch = StderrWatch(args.stderr)
     result = {"name": args.name, "channels": args.channels, "rate": args.rate, "interval": interval}
@@ -186,7 +195,9 @@ def run(args):
     finally:
         watch.poll()  # what it said before it was told to stop
         stop(child)
+        counter.stop()
         counter.join(timeout=5)
+        os.unlink(stdout_path)
     result["trouble"], result["first_trouble"] = watch.trouble, watch.first_trouble
     if watch.trouble and not problem:
         problem = (f"{watch.trouble} line(s) of trouble on stderr once every channel was subscribed, the first: "

@@ -150,7 +150,7 @@ echo "pace benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'): $rate messages/s in all 
     "message every N/$rate s; comment, join, viewer-count and gift fixtures, 530 bytes on average), one bcstream" \
     "replay per N on loopback, no compression; each receiver measured over $seconds s (rounded up to a" \
     "whole number of intervals) after every channel subscribed, $warmup s and one interval of warm-up; stdout" \
-    "counted through a pipe"
+    "written to a file whose lines are counted (as `listen > live.ndjson`)"
 echo
 "$python" "$here/measure.py" table --results "$results"
 echo

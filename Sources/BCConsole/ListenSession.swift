@@ -52,11 +52,14 @@ public struct ListenSession: Sendable {
     /// as many cores as there are. The status line and the counts are shared under a lock; stdout is flushed
     /// when a channel has nothing more waiting, and before every note on stderr, so the two stay in order.
     ///
-    /// Without a backlog or a forwarder (both await in the channel's task), each channel is run where its frames
+    /// Without a backlog or a forwarder (both await in the channel's task), and when stdout cannot hold a writer
+    /// up (a terminal, a file, /dev/null: `MessageOutput.neverHoldsUp`), each channel is run where its frames
     /// arrive instead (`ChannelListener.run(handler:)`): its messages are formatted and written on the loop's
-    /// thread, so a message that arrives alone costs one wake-up, not two (`runWhereFramesArrive()`).
+    /// thread, so a message that arrives alone costs one wake-up, not two (`runWhereFramesArrive()`). Into a pipe
+    /// or a socket, which a slow reader fills, the channels' tasks keep the loop free: reading pauses (TCP pushes
+    /// back on the server, stderr says so) while the loop still answers pings.
     public func run() async -> Outcome {
-        if backlog == nil, forwarder == nil { return await runWhereFramesArrive() }
+        if backlog == nil, forwarder == nil, MessageOutput.neverHoldsUp { return await runWhereFramesArrive() }
         let printer = SessionPrinter(format: format, channels: listeners.count, count: count,
                                      dropsSeenComments: backlog != nil)
         let backlog = backlog

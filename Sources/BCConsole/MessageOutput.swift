@@ -12,6 +12,16 @@ final class MessageOutput: Sendable {
     /// Past this many bytes the buffer is written out whatever the input does.
     static let bufferLimit = 64 * 1024
 
+    /// Whether a write to stdout returns without waiting for a reader: a terminal, a regular file or a character
+    /// device such as /dev/null. A pipe, a FIFO or a socket can be filled by a slow reader and hold the writer up.
+    static let neverHoldsUp: Bool = {
+        if isatty(STDOUT_FILENO) == 1 { return true }
+        var status = stat()
+        guard fstat(STDOUT_FILENO, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFREG || type == S_IFCHR
+    }()
+
     /// How long a line may wait in the buffer for the lines after it.
     static let flushDelay = DispatchTimeInterval.milliseconds(5)
 
