@@ -10,18 +10,28 @@
 #      channels at a live's pace beside the Python script a user would write (Benchmarks/pace) and the fleet drill
 #      (Benchmarks/fleet: a worker killed and a NATS node restarted under 300 lives);
 #   5. the libwebsockets binding's tests once more under AddressSanitizer.
+#
+#   bash scripts/test-all.sh           everything above (38 min on this project's 2-core machine)
+#   bash scripts/test-all.sh --quick   the build and the Swift suites alone, as step 1 runs them (about 7 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=false
+case "${1:-}" in
+    --quick) quick=true ;;
+    "") ;;
+    *) echo "usage: bash scripts/test-all.sh [--quick]" >&2; exit 64 ;;
+esac
 
 swift build --build-tests
 # The DocC archives of every library target, with warnings as errors, and no public symbol without a doc comment.
-bash scripts/docs.sh --strict
+$quick || bash scripts/docs.sh --strict
 # The NATS suites start real nats-server processes (a three-node cluster among them) and time claims and
 # redeliveries: they run after the rest, one at a time, so that two cores shared with 400 other tests cannot
 # starve a worker's in-progress acks past its claim timeout.
 nats_suites='BCNATSTests|ListenPublishTests|FleetWorkerTests|FleetClusterTests|FleetStreamContractTests|MetricsPortTests'
 swift test --skip-build --skip "$nats_suites"
 swift test --skip-build --no-parallel --filter "$nats_suites"
+$quick && exit 0
 
 BCSTREAM_BIN="$(swift build --show-bin-path)/bcstream" python3 -m pytest -q Tests/Hostile
 
