@@ -52,11 +52,11 @@ import TestSupport
                 }
             }
             _ = try await subscribed.next(within: .seconds(10), "the subscription")
-            let cancelled = ContinuousClock.now
             run.cancel()
             try await withTimeout(.seconds(2), "run(handler:) to return once cancelled") { await run.value }
-            _ = try await peer.reported("closed n=1 code=1000", within: .seconds(2))
-            #expect(ContinuousClock.now - cancelled < .seconds(2))
+            // The close handshake goes on after `run` returned (the peer's answer may take up to 2 s to be waited
+            // for): the bound is for a loaded machine, the point is the normal close.
+            _ = try await peer.reported("closed n=1 code=1000", within: .seconds(5))
         }
     }
 
